@@ -1,0 +1,1 @@
+"""What every game shares: protocol, rng, rules loading, event log, errors, registry."""

@@ -1,0 +1,75 @@
+"""The game protocol every game implements (see DESIGN.md, "The engine").
+
+A game module registers one `Game` object.  Its states follow `GameState`.  Actions are small,
+hashable values (tuples); compound turns are split into sequences of small decisions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Sequence, runtime_checkable
+
+
+@dataclass(frozen=True)
+class Seat:
+    faction: str
+    bot: str = "random"
+
+
+@dataclass
+class SeatResult:
+    seat: int
+    score: int
+    breakdown: dict[str, int]
+    rank: int
+    won: bool
+    tiebreak: tuple = ()
+
+
+@dataclass
+class MapCell:
+    map: str
+    cell: int
+    x: int
+    y: int
+    kind: str
+
+
+@runtime_checkable
+class GameState(Protocol):
+    round: int
+    step: int
+    phase: str
+
+    def to_move(self) -> int: ...
+    def legal_actions(self) -> list: ...
+    def apply(self, action) -> None: ...
+    def is_over(self) -> bool: ...
+    def result(self) -> list[SeatResult]: ...
+    def clone(self) -> "GameState": ...
+    def describe(self, action) -> tuple[str, str, int | None]: ...
+
+
+@dataclass
+class Game:
+    """A registered game: identity, rules model and the hooks the pipeline and bots use."""
+
+    id: str
+    title: str
+    player_counts: tuple[int, ...]
+    score_categories: tuple[str, ...]
+    rules_model: type
+    new_game: Any                       # (rules, seats, seed, *, map=None, log=True) -> state
+    observe: Any                        # (state, seat) -> state-like view for that seat
+    factions: Any                       # (rules) -> list[str]
+    maps: Any                           # (rules) -> list[str]
+    map_cells: Any                      # (rules) -> list[MapCell]
+    check_setup: Any                    # (rules, n_players, map, factions) -> None or SetupError
+    evaluate: Any                       # heuristic: (state, seat) -> float
+    action_values: Any = None           # optional fast path: (state, seat, actions) -> list[float]
+    max_rounds: Any = None              # (rules) -> int
+    extra: dict = field(default_factory=dict)
+
+    def load_rules(self, variants: Sequence = (), sets: Sequence[str] = ()):
+        from .rules import load_rules
+        return load_rules(self.id, self.rules_model, variants=variants, sets=sets)

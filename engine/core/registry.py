@@ -1,0 +1,33 @@
+"""Games register by id in one registry."""
+
+from __future__ import annotations
+
+import importlib
+
+from .errors import UnknownGame
+from .protocol import Game
+
+_GAMES: dict[str, Game] = {}
+_BUILTIN = ("engine.games.glimmerdeep",)
+
+
+def register(game: Game) -> Game:
+    _GAMES[game.id] = game
+    return game
+
+
+def _load_builtins() -> None:
+    for mod in _BUILTIN:
+        importlib.import_module(mod)
+
+
+def all_games() -> dict[str, Game]:
+    _load_builtins()
+    return dict(_GAMES)
+
+
+def get_game(game_id: str) -> Game:
+    games = all_games()
+    if game_id not in games:
+        raise UnknownGame(f"Unknown game '{game_id}': expected one of {', '.join(sorted(games))}")
+    return games[game_id]
