@@ -178,7 +178,17 @@ def load_rules(game_id: str, model_cls: type[BaseModel], variants=(), sets=(),
         part = read_toml(path)
         for key, val in part.items():
             if key in doc:
-                raise RulesError(str(path), key, f"top-level key also defined in {prov.source_for((key,))}")
+                # Tables may be spread over several files (one faction per file), keys disjoint.
+                if not (isinstance(doc[key], dict) and isinstance(val, dict)):
+                    raise RulesError(str(path), key,
+                                     f"top-level key also defined in {prov.source_for((key,))}")
+                for sub, subval in val.items():
+                    if sub in doc[key]:
+                        raise RulesError(str(path), f"{key}.{sub}",
+                                         f"also defined in {prov.source_for((key, sub))}")
+                    doc[key][sub] = subval
+                    prov.add((key, sub), str(path))
+                continue
             doc[key] = val
             prov.add((key,), str(path))
     base_doc = copy.deepcopy(doc)

@@ -143,7 +143,7 @@ class TraitAction(RulesModel):
     input: Cost = Cost()
     output: Effect = Effect()
     once_per_game: bool = False
-    when: Literal["production", "any", "excavation_end"] = "production"
+    when: Literal["production", "any", "excavation_end", "immediate"] = "production"
 
 
 class Trait(RulesModel):
@@ -157,7 +157,6 @@ class Trait(RulesModel):
 
 
 class Faction(RulesModel):
-    id: str
     name: str
     setup: Cost = Cost()
     cannot_excavate: tuple[Resource, ...] = ()
@@ -178,7 +177,7 @@ class GlimmerdeepRules(RulesModel):
     forges: tuple[Building, ...] = Field(min_length=1)
     maps: tuple[GameMap, ...] = Field(min_length=1)
     solo_cards: tuple[SoloCard, ...] = ()
-    factions: tuple[Faction, ...] = Field(min_length=1)
+    factions: dict[str, Faction] = Field(min_length=1)   # by faction id
 
     @model_validator(mode="after")
     def _refs(self):
@@ -192,7 +191,7 @@ class GlimmerdeepRules(RulesModel):
                 for sid in b.output.excavate:
                     if sid not in shape_ids:
                         raise ValueError(f"{group} '{b.id}': unknown shape '{sid}' in output.excavate")
-        for f in self.factions:
+        for f in self.factions.values():
             for t in f.traits:
                 for a in t.actions:
                     for sid in a.output.excavate:

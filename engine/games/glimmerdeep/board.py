@@ -1,0 +1,202 @@
+"""Map geometry as bitmasks, precomputed once per (rules, map): spaces, side adjacency,
+shape placements and building footprints.  Cell index = y * width + x."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .rules import MAP_LEGEND, GameMap, Shape
+
+
+def bits(mask: int):
+    """Indices of the set bits, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def popcount(mask: int) -> int:
+    return mask.bit_count()
+
+
+def orientations(cells) -> list[tuple[tuple[int, int], ...]]:
+    """All distinct rotations and reflections of a shape, normalised to the origin."""
+    out = set()
+    pts = list(cells)
+    for flip in (False, True):
+        cur = [(-x, y) if flip else (x, y) for x, y in pts]
+        for _ in range(4):
+            cur = [(-y, x) for x, y in cur]
+            mx, my = min(x for x, _ in cur), min(y for _, y in cur)
+            out.add(tuple(sorted((x - mx, y - my) for x, y in cur)))
+    return sorted(out)
+
+
+def _connected_subsets(cells: tuple[tuple[int, int], ...]) -> list[tuple[tuple[int, int], ...]]:
+    n = len(cells)
+    out = []
+    for m in range(1, 1 << n):
+        sub = [cells[i] for i in range(n) if m >> i & 1]
+        seen = {sub[0]}
+        todo = [sub[0]]
+        s = set(sub)
+        while todo:
+            x, y = todo.pop()
+            for nb in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if nb in s and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        if len(seen) == len(sub):
+            out.append(tuple(sub))
+    return out
+
+
+@dataclass(frozen=True)
+class Board:
+    map_id: str
+    width: int
+    height: int
+    kinds: tuple[str, ...]          # per cell, MAP_LEGEND names
+    full: int
+    iron: int
+    gold: int
+    gem: int
+    dirt: int                       # dirt, forest, peak and settlement spaces
+    forest: int
+    blocked: int                    # cannot be excavated (bioluminescent, outposts, rock)
+    biolum: int
+    settlement: int
+    peak: int
+    outposts: tuple[int, ...]       # cell index of each outpost, in reading order
+    not_left: int                   # cells not in column 0
+    not_right: int                  # cells not in the last column
+
+    def cell(self, x: int, y: int) -> int:
+        return y * self.width + x
+
+    def xy(self, cell: int) -> tuple[int, int]:
+        return cell % self.width, cell // self.width
+
+    def grow(self, mask: int) -> int:
+        """Mask plus its side neighbours."""
+        w = self.width
+        return (mask | ((mask & self.not_right) << 1) | ((mask & self.not_left) >> 1)
+                | (mask << w) | (mask >> w)) & self.full
+
+    def neighbours(self, mask: int) -> int:
+        return self.grow(mask) & ~mask
+
+    def kind_mask(self, kind: str) -> int:
+        return {"iron": self.iron, "gold": self.gold, "gem": self.gem, "dirt": self.dirt,
+                "any": self.full & ~self.blocked}[kind]
+
+    def resource_of(self, cell: int) -> str | None:
+        b = 1 << cell
+        if self.iron & b:
+            return "iron"
+        if self.gold & b:
+            return "gold"
+        if self.gem & b:
+            return "gem"
+        return None
+
+
+def build_board(gmap: GameMap) -> Board:
+    rows = gmap.rows
+    h, w = len(rows), len(rows[0])
+    kinds = []
+    masks = {k: 0 for k in MAP_LEGEND.values()}
+    outposts = []
+    for y, row in enumerate(rows):
+        for x, ch in enumerate(row):
+            kind = MAP_LEGEND[ch]
+            kinds.append(kind)
+            masks[kind] |= 1 << (y * w + x)
+            if kind == "outpost":
+                outposts.append(y * w + x)
+    full = (1 << (w * h)) - 1
+    col0 = sum(1 << (y * w) for y in range(h))
+    col_last = sum(1 << (y * w + w - 1) for y in range(h))
+    return Board(
+        map_id=gmap.id, width=w, height=h, kinds=tuple(kinds), full=full,
+        iron=masks["iron"], gold=masks["gold"], gem=masks["gem"],
+        dirt=masks["dirt"] | masks["forest"] | masks["peak"] | masks["settlement"],
+        forest=masks["forest"], blocked=masks["bioluminescent"] | masks["outpost"] | masks["rock"],
+        biolum=masks["bioluminescent"], settlement=masks["settlement"], peak=masks["peak"],
+        outposts=tuple(outposts), not_left=full & ~col0, not_right=full & ~col_last,
+    )
+
+
+def _stamp(board: Board, pts, dx: int, dy: int) -> int | None:
+    m = 0
+    for x, y in pts:
+        x += dx
+        y += dy
+        if not (0 <= x < board.width and 0 <= y < board.height):
+            return None
+        m |= 1 << (y * board.width + x)
+    return m
+
+
+def shape_placements(board: Board, shape: Shape, partial: bool = True) -> tuple[int, ...]:
+    """Every distinct set of spaces an excavation card of this shape can mark: all rotations
+    and flips at every position, and (since "you do not have to excavate the entire shape")
+    every connected part of it.  Spaces that can never be excavated are dropped from the set."""
+    return _placements(board, shape.cells, partial)
+
+
+@lru_cache(maxsize=256)
+def _placements(board: Board, cells, partial: bool) -> tuple[int, ...]:
+    found = set()
+    for orient in orientations(cells):
+        subs = _connected_subsets(orient) if partial else [orient]
+        for sub in subs:
+            for dy in range(-board.height, board.height):
+                for dx in range(-board.width, board.width):
+                    m = _stamp(board, sub, dx, dy)
+                    if m is not None and not m & board.blocked:
+                        found.add(m)
+    return tuple(sorted(found))
+
+
+@lru_cache(maxsize=256)
+def footprints(board: Board, size: tuple[int, int]) -> tuple[int, ...]:
+    """Rectangles of the given size, either orientation, inside the map."""
+    a, b = size
+    out = set()
+    for w, h in {(a, b), (b, a)}:
+        pts = [(x, y) for x in range(w) for y in range(h)]
+        for dy in range(board.height - h + 1):
+            for dx in range(board.width - w + 1):
+                out.add(_stamp(board, pts, dx, dy))
+    return tuple(sorted(out))
+
+
+@lru_cache(maxsize=256)
+def custom_footprints(board: Board, cells) -> tuple[int, ...]:
+    """Placements of an irregular footprint (all orientations)."""
+    out = set()
+    for orient in orientations(cells):
+        for dy in range(board.height):
+            for dx in range(board.width):
+                m = _stamp(board, orient, dx, dy)
+                if m is not None:
+                    out.add(m)
+    return tuple(sorted(out))
+
+
+def components(board: Board, mask: int) -> list[int]:
+    """Side-connected components of a mask."""
+    out = []
+    while mask:
+        comp = mask & -mask
+        while True:
+            nxt = board.grow(comp) & mask
+            if nxt == comp:
+                break
+            comp = nxt
+        out.append(comp)
+        mask &= ~comp
+    return out

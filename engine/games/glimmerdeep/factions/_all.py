@@ -1,0 +1,1 @@
+"""Imports every faction module so they register."""

@@ -1,0 +1,64 @@
+"""Glimmerdeep state: the players' sheets and the shared market, cheap to clone."""
+
+from __future__ import annotations
+
+IRON, GOLD, GEM = 0, 1, 2
+RES = ("iron", "gold", "gem")
+RES_INDEX = {"iron": IRON, "gold": GOLD, "gem": GEM}
+
+
+def _copy_fx(fx: dict) -> dict:
+    out = {}
+    for k, v in fx.items():
+        if isinstance(v, (list, set, dict)):
+            v = v.copy()
+            if isinstance(v, list) and v and isinstance(v[0], list):
+                v = [x.copy() for x in v]
+        out[k] = v
+    return out
+
+
+class Player:
+    """One player's map sheet, faction sheet and supply."""
+
+    __slots__ = ("seat", "faction", "res", "exc", "built", "buildings", "vp", "traits", "used",
+                 "activated", "flips", "peak", "deck", "deck_pos", "fx")
+
+    def __init__(self, seat: int, faction: str):
+        self.seat = seat
+        self.faction = faction
+        self.res = [0, 0, 0]          # iron, gold, gem
+        self.exc = 0                  # excavated spaces (bitmask)
+        self.built = 0                # spaces under buildings, the settlement included
+        self.buildings: list[tuple[str, str, int]] = []   # (kind, card id, footprint mask)
+        self.vp = 0                   # the VP track
+        self.traits: list[str] = []   # chosen trait ids
+        self.used: set[str] = set()   # once-per-game abilities spent
+        self.activated: set[str] = set()  # activated this production phase
+        self.flips = 0                # excavation cards flipped (Snowy Summit)
+        self.peak: int | None = None  # Snowy Summit number, doubled (+1 for the "1/2")
+        self.deck: list[str] = []     # personal excavation deck (hidden order)
+        self.deck_pos = 0
+        self.fx: dict = {}            # faction calling / trait bookkeeping
+
+    def clone(self) -> "Player":
+        p = Player.__new__(Player)
+        p.seat = self.seat
+        p.faction = self.faction
+        p.res = self.res.copy()
+        p.exc = self.exc
+        p.built = self.built
+        p.buildings = self.buildings.copy()
+        p.vp = self.vp
+        p.traits = self.traits.copy()
+        p.used = self.used.copy()
+        p.activated = self.activated.copy()
+        p.flips = self.flips
+        p.peak = self.peak
+        p.deck = self.deck
+        p.deck_pos = self.deck_pos
+        p.fx = _copy_fx(self.fx)
+        return p
+
+    def has(self, trait_id: str) -> bool:
+        return trait_id in self.traits
