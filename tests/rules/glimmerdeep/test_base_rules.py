@@ -1,0 +1,429 @@
+"""Glimmerdeep base rules, each test citing the rulebook section it checks."""
+
+import pytest
+
+from engine.core.errors import IllegalAction
+from engine.games.glimmerdeep.board import bits
+from engine.games.glimmerdeep.economy import PayOptions, settle
+from engine.games.glimmerdeep.play import connected_outposts
+from engine.games.glimmerdeep import scoring
+
+
+def force(s, frame):
+    """Put the state on a given decision (test scaffolding)."""
+    s.stack = [frame]
+
+
+def dig_masks(s):
+    return [a[1] for a in s.legal_actions() if a[0] == "dig"]
+
+
+# ---------------------------------------------------------------- Game Setup
+def test_setup_market_excavation_decks_and_settlement(make_state, rules):
+    """Game Setup: market slots filled from shuffled decks; each player a shuffled
+    excavation deck of four copies of four shapes; the starting settlement excavated."""
+    s = make_state(n=3)
+    assert all(c is not None for c in s.market["workshop"] + s.market["forge"])
+    assert len(s.market["workshop"]) == 4 and len(s.market["forge"]) == 4
+    for p in s.players:
+        assert len(p.deck) == 16 and sorted(set(p.deck)) == ["corner3", "ell4", "line3", "tee4"]
+        assert all(p.deck.count(x) == 4 for x in set(p.deck))
+        assert p.exc == s.static.board.settlement and p.built == s.static.board.settlement
+    assert s.players[0].deck != s.players[1].deck  # each shuffled on its own
+
+
+# ---------------------------------------------------------------- Excavating Rules
+def test_excavating_rules_adjacent_first_space(make_state):
+    """Excavating Rules, Adjacent: the first space must share a side with an excavated space
+    (the starting settlement counts); corners do not count."""
+    s = make_state()
+    board = s.static.board
+    p = s.players[0]
+    force(s, ("excavate", 0, "1x1", "test"))
+    expected = board.neighbours(board.settlement) & ~board.blocked
+    got = 0
+    for m in dig_masks(s):
+        got |= m
+    assert got == expected
+    corner = board.grow(board.grow(board.settlement)) & ~board.grow(board.settlement)
+    assert not got & corner
+
+
+def test_excavating_rules_can_overlap_without_gaining_twice(make_state):
+    """Excavating Rules, Can overlap: a shape may go through excavated spaces, but their
+    resources are not gained again."""
+    s = make_state()
+    board = s.static.board
+    p = s.players[0]
+    force(s, ("excavate", 0, "line3", "test"))
+    res_before = p.res.copy()
+    options = dig_masks(s)
+    # A line through the settlement: fewer new spaces than the shape has.
+    overlapping = [m for m in s.static.placements["line3"]
+                   if m & board.settlement and (m & ~p.exc) and m.bit_count() == 3]
+    assert overlapping
+    placement = overlapping[0]
+    new = placement & ~p.exc
+    assert ("dig", new) in s.legal_actions()
+    s.apply(("dig", new))
+    gained = [a - b for a, b in zip(p.res, res_before)]
+    assert gained == [(new & board.iron).bit_count(), (new & board.gold).bit_count(),
+                      (new & board.gem).bit_count()]
+    assert new.bit_count() < 3
+
+
+def test_excavating_rules_can_skip_part_of_the_shape(make_state):
+    """Excavating Rules, Can skip: you do not have to excavate the entire shape."""
+    s = make_state()
+    force(s, ("excavate", 0, "tee4", "test"))
+    sizes = {m.bit_count() for m in dig_masks(s)}
+    assert {1, 2, 3, 4} <= sizes
+    assert ("skip",) in s.legal_actions()
+
+
+def test_excavating_rules_flexible_shape_rotations(make_state):
+    """Excavating Rules, Flexible shape: the shape may be flipped and rotated."""
+    s = make_state()
+    board = s.static.board
+    full = [m for m in s.static.placements["ell4"] if m.bit_count() == 4]
+    # An L-tetromino has 8 distinct orientations; in the middle of a 9x9 map all fit.
+    centre = [m for m in full if all(2 <= board.xy(c)[0] <= 6 and 2 <= board.xy(c)[1] <= 6
+                                     for c in bits(m))]
+    shapes = set()
+    for m in centre:
+        cells = [board.xy(c) for c in bits(m)]
+        mx, my = min(x for x, _ in cells), min(y for _, y in cells)
+        shapes.add(tuple(sorted((x - mx, y - my) for x, y in cells)))
+    assert len(shapes) == 8
+
+
+def test_excavation_example_gains_one_gem_and_one_iron(make_state):
+    """Excavation example: a rotated shape placed next to excavated spaces over a gem, an
+    iron and dirt gains 1 gem and 1 iron."""
+    s = make_state()
+    board = s.static.board
+    p = s.players[0]
+    force(s, ("excavate", 0, "ell4", "card"))
+    target = None
+    for m in dig_masks(s):
+        if ((m & board.gem).bit_count() == 1 and (m & board.iron).bit_count() == 1
+                and not m & board.gold and m.bit_count() == 4):
+            target = m
+            break
+    assert target is not None, "the map offers such a placement"
+    before = p.res.copy()
+    s.apply(("dig", target))
+    assert p.res[0] - before[0] == 1 and p.res[2] - before[2] == 1 and p.res[1] == before[1]
+    assert p.exc & target == target
+
+
+def test_bioluminescent_spaces_cannot_be_excavated(make_state):
+    """Appendix B, Bioluminescent Map: these spaces cannot be excavated."""
+    s = make_state(map="bioluminescent")
+    board = s.static.board
+    assert board.biolum
+    for shape in ("1x1", "line3", "tee4"):
+        assert all(not m & board.biolum for m in s.static.placements[shape])
+
+
+def test_illegal_action_leaves_state_untouched(make_state):
+    """Protocol: IllegalAction leaves the state untouched."""
+    s = make_state()
+    before = (s.step, s.players[0].exc, list(s.players[0].res), list(s.stack))
+    with pytest.raises(IllegalAction):
+        s.apply(("dig", 1 << 0))  # the map corner is not adjacent to anything
+    assert before == (s.step, s.players[0].exc, list(s.players[0].res), list(s.stack))
+
+
+# ---------------------------------------------------------------- Construction Phase
+def _prepare_builder(s, exc_extra=0, res=(20, 20, 20)):
+    p = s.players[0]
+    p.exc |= exc_extra
+    p.res = list(res)
+    force(s, ("construct", 0))
+    s.phase = "construction"
+    return p
+
+
+def test_construction_market_costs_printed_plus_slot(make_state, rules):
+    """Construction Phase: pay the printed cost plus the slot's extra cost; the rightmost
+    spot has none, construction example 1 shows +1 iron on the third spot."""
+    s = make_state()
+    extras = rules.market.extra_costs
+    assert extras[-1] == "none" and extras[2] == "iron"
+    for slot in range(4):
+        card = s.static.cards["workshop"][s.market["workshop"][slot]]
+        cost = s.market_cost("workshop", slot)
+        add = {"iron": [1, 0, 0], "gold": [0, 1, 0], "gem": [0, 0, 1], "none": [0, 0, 0]}[extras[slot]]
+        assert cost == [card.cost.iron + add[0], card.cost.gold + add[1], card.cost.gem + add[2]]
+
+
+def test_construction_footprints_need_excavated_spaces(make_state):
+    """When Constructing, Requires excavated spaces; Workshops vs Forges: 2x2 and 2x3."""
+    s = make_state()
+    board = s.static.board
+    p = _prepare_builder(s)
+    assert s.sites(p, "workshop") == []  # only the settlement is excavated
+    # Excavate everything except the settlement's side neighbours.
+    p.exc = board.full & ~board.blocked & ~board.neighbours(board.settlement)
+    for fp, _tag in s.sites(p, "workshop"):
+        assert fp.bit_count() == 4 and fp & ~p.exc == 0
+    forge_sites = s.sites(p, "forge")
+    assert forge_sites and all(fp.bit_count() == 6 for fp, _ in forge_sites)
+    shapes = set()
+    for fp, _ in forge_sites:
+        xs = {board.xy(c)[0] for c in bits(fp)}
+        ys = {board.xy(c)[1] for c in bits(fp)}
+        shapes.add((len(xs), len(ys)))
+    assert shapes == {(2, 3), (3, 2)}
+
+
+def test_construction_no_side_adjacency_corners_may_touch(make_state):
+    """When Constructing, Not adjacent: no building sides touching another building,
+    the settlement included; corners may touch."""
+    s = make_state()
+    board = s.static.board
+    p = _prepare_builder(s)
+    p.exc = board.full & ~board.blocked
+    others = p.built
+    for fp, _ in s.sites(p, "workshop"):
+        assert not board.neighbours(fp) & others and not fp & others
+    # A workshop touching the settlement only at a corner is allowed.
+    sx = min(board.xy(c)[0] for c in bits(board.settlement))
+    sy = min(board.xy(c)[1] for c in bits(board.settlement))
+    diag = [fp for fp, _ in s.sites(p, "workshop")
+            if board.cell(sx + 2, sy + 2) in set(bits(fp)) or board.cell(sx - 1, sy - 1) in set(bits(fp))
+            or board.cell(sx + 2, sy - 1) in set(bits(fp)) or board.cell(sx - 1, sy + 2) in set(bits(fp))]
+    corner_touching = [fp for fp in diag if board.grow(board.grow(fp)) & board.settlement
+                       and not board.neighbours(fp) & board.settlement]
+    assert corner_touching
+
+
+def test_construction_shift_and_refill_market(make_state):
+    """Construction Phase: shift the remaining cards right to cover the gap, refill."""
+    s = make_state()
+    board = s.static.board
+    p = _prepare_builder(s)
+    p.exc = board.full & ~board.blocked
+    row = list(s.market["workshop"])
+    top = s.decks["workshop"][-1]
+    s.apply(("build", "workshop", 2))
+    site = s.legal_actions()[0]
+    s.apply(site)
+    assert s.market["workshop"] == [top, row[0], row[1], row[3]]
+    assert p.buildings[-1][1] == row[2]
+    assert p.built & site[1] == site[1]
+
+
+def test_construction_passing_is_final(make_state):
+    """Construction Phase: once a player passes, they cannot construct again that phase;
+    play continues until all players have passed."""
+    s = make_state(n=2)
+    board = s.static.board
+    for p in s.players:
+        p.exc = board.full & ~board.blocked
+        p.res = [30, 30, 30]
+    s.phase = "construction"
+    s.passed = set()
+    s.agenda.append(("production", 1))  # what follows construction (only to end the phase)
+    force(s, ("construct", 0))
+    s.apply(("pass",))
+    seen = []
+    while s.stack and s.stack[-1][0] in ("construct", "site"):
+        seen.append(s.stack[-1][1])
+        acts = s.legal_actions()
+        if s.stack[-1][0] == "site":
+            s.apply(acts[0])
+        else:
+            s.apply(next(a for a in acts if a[0] == "build") if len(seen) < 6 else ("pass",))
+    assert 0 not in seen and seen
+
+
+def test_market_adjustment(make_state):
+    """Adjust the Market: discard the two rightmost, shift the others right two, refill."""
+    s = make_state()
+    row = list(s.market["forge"])
+    deck = list(s.decks["forge"])
+    from engine.games.glimmerdeep.play import _t_market_adjust
+    _t_market_adjust(s, ("market_adjust",))
+    assert s.market["forge"] == [deck[-2], deck[-1], row[0], row[1]]
+
+
+# ---------------------------------------------------------------- Resource Substitutions
+def test_resource_substitution():
+    """Resource Substitutions: gems in place of gold and iron, gold in place of iron; never
+    a commoner resource for a rarer one."""
+    assert settle([0, 0, 2], (1, 1, 0)) == [0, 0, 0]       # gems for iron and gold
+    assert settle([0, 1, 0], (1, 0, 0)) == [0, 0, 0]       # gold for iron
+    assert settle([5, 0, 0], (0, 1, 0)) is None            # iron never pays gold
+    assert settle([5, 5, 0], (0, 0, 1)) is None            # nothing pays a gem
+    assert settle([2, 3, 1], (3, 2, 1)) == [0, 0, 0]
+    assert settle([3, 1, 1], (2, 0, 0)) == [1, 1, 1]       # the cheapest first
+
+
+def test_faction_payment_options():
+    """Appendix A, Ironclads level 1: 2 iron for 1 gold, 3 iron for 1 gem."""
+    opt = PayOptions(iron_per_gold=2, iron_per_gem=3)
+    assert settle([4, 1, 0], (0, 2, 0), opt) == [2, 0, 0]
+    assert settle([7, 0, 0], (1, 0, 2), opt) == [0, 0, 0]
+
+
+# ---------------------------------------------------------------- Final scoring
+def test_final_scoring_resources():
+    """End of Game: 1 VP for every 3 iron, every 2 gold, every gem."""
+    rates = {"iron": 3, "gold": 2, "gem": 1}
+    assert scoring.resources_vp([8, 5, 3], rates) == 2 + 2 + 3
+
+
+def test_snowy_summit_worked_example():
+    """Appendix B, Snowy Summit example: A has 6, B 7 1/2, C 7 1/2, D 10: A earns 1st, B and
+    C each 2nd, D 4th (tied players occupy as many tiers)."""
+    marks = [12, 15, 15, 20]  # doubled
+    assert scoring.snowy_summit_vp(marks, (30, 25, 20, 15), 20) == [30, 25, 25, 15]
+
+
+def test_snowy_summit_two_player_second_and_no_peak():
+    """Appendix B, Snowy Summit: *use the 3rd tier for 2nd in a 2-player game."""
+    assert scoring.snowy_summit_vp([14, 16], (30, 25, 20, 15), 20) == [30, 20]
+    assert scoring.snowy_summit_vp([None, 16], (30, 25, 20, 15), 20) == [0, 30]
+
+
+def test_snowy_summit_half_in_production(make_state):
+    """Appendix B, Snowy Summit production phase rule: a Peak excavated in the production
+    phase is written with a 1/2."""
+    s = make_state(map="snowy_summit")
+    board = s.static.board
+    p = s.players[0]
+    p.exc = board.full & ~board.blocked & ~board.peak
+    p.flips = 7
+    s.phase = "production"
+    s.excavate(p, board.peak, "production")
+    assert p.peak == 15
+    q = s.players[1]
+    q.exc = board.full & ~board.blocked & ~board.peak
+    q.flips = 6
+    s.phase = "excavation"
+    s.excavate(q, board.peak, "card")
+    assert q.peak == 12
+
+
+def test_trade_routes_three_routes_nine_vp(make_state, rules):
+    """Appendix B, Trade Routes example: three uninterrupted paths to three outposts = 9 VP."""
+    s = make_state(map="trade_routes")
+    board = s.static.board
+    assert len(board.outposts) == 6
+    assert scoring.trade_routes_vp(3, rules.objectives.trade_routes_vp) == 9
+    assert [scoring.trade_routes_vp(n, rules.objectives.trade_routes_vp) for n in range(7)] == \
+        [0, 1, 4, 9, 15, 22, 30]
+    # Excavate a path to exactly three outposts, from the settlement.
+    p = s.players[0]
+    targets = sorted(board.outposts, key=lambda c: board.xy(c)[1], reverse=True)[:3]
+    exc = board.settlement
+    for t in targets:
+        tx, ty = board.xy(t)
+        sx, sy = board.xy(next(iter(bits(board.settlement))))
+        x, y = sx, sy
+        # walk to a side neighbour of the outpost, avoiding outposts
+        goal = next(c for c in bits(board.neighbours(1 << t) & ~board.blocked))
+        gx, gy = board.xy(goal)
+        while (x, y) != (gx, gy):
+            if x != gx:
+                x += 1 if gx > x else -1
+            else:
+                y += 1 if gy > y else -1
+            c = board.cell(x, y)
+            if (1 << c) & board.blocked:
+                break
+            exc |= 1 << c
+    p.exc = exc
+    n = connected_outposts(board, p.exc).bit_count()
+    assert n >= 1
+    s.players[1].exc = board.settlement
+    assert scoring.map_objective(s)[0] == scoring.trade_routes_vp(n, rules.objectives.trade_routes_vp)
+    # An interrupted path does not count.
+    island = 0
+    for t in board.outposts:
+        if board.xy(t)[1] <= 2:  # outposts far from the settlement
+            island |= board.neighbours(1 << t) & ~board.blocked
+    s.players[1].exc = board.settlement | island
+    assert connected_outposts(board, s.players[1].exc) == 0
+
+
+def test_bioluminescent_four_vp_per_adjacent_building(make_state, rules):
+    """Appendix B, Bioluminescent Map: 4 VP for each building adjacent to a bioluminescent
+    space, each building counted."""
+    s = make_state(map="bioluminescent")
+    board = s.static.board
+    c = next(iter(bits(board.biolum)))
+    fps = [fp for fp in s.static.footprint["workshop"] if board.neighbours(fp) & (1 << c)
+           and not fp & board.blocked][:2]
+    far = [fp for fp in s.static.footprint["workshop"] if not board.grow(fp) & board.biolum][:1]
+    assert scoring.bioluminescent_vp(board, fps + far, 4) == 4 * len(fps)
+
+
+def test_underground_forest_vp_per_excavated_forest(make_state):
+    """Appendix B, Underground Forest: 1 VP per excavated forest space; forests are dirt."""
+    s = make_state(map="underground_forest")
+    board = s.static.board
+    forests = list(bits(board.forest))
+    exc = board.settlement | (1 << forests[0]) | (1 << forests[1]) | (1 << forests[2])
+    assert scoring.forest_vp(board, exc, 1) == 3
+    assert board.forest & board.dirt == board.forest
+
+
+def test_tie_breaks_map_objective_then_buildings(make_state):
+    """End of Game: ties go to the most map-objective VP, then the most building VP."""
+    s = make_state(n=3)
+    s.log.s_step.clear(); s.log.s_round.clear(); s.log.s_seat.clear()
+    s.log.s_category.clear(); s.log.s_points.clear()
+    for seat, cats in enumerate([{"vp_track": 10, "map_objective": 4, "buildings": 6},
+                                 {"vp_track": 8, "map_objective": 6, "buildings": 6},
+                                 {"vp_track": 6, "map_objective": 6, "buildings": 8}]):
+        for cat, pts in cats.items():
+            s.log.score(0, 5, seat, cat, pts)
+    res = s.result()
+    assert [r.score for r in res] == [20, 20, 20]
+    assert [r.rank for r in res] == [3, 2, 1]
+    assert [r.won for r in res] == [False, False, True]
+
+
+def test_a_game_lasts_five_rounds_and_rotates_first_player(game, rules):
+    """Objective: 5 rounds. Round End: the first player token passes left each round;
+    Faction Trait Phase: traits only in rounds 1-3."""
+    from engine.core.protocol import Seat
+    s = game.new_game(rules, [Seat("dustwhiskers"), Seat("shellwrights"), Seat("gildtails")], 3,
+                      map="underground_forest")
+    firsts = {}
+    trait_rounds = set()
+    while not s.is_over():
+        firsts.setdefault(s.round, s.first_seat)
+        if s.stack[-1][0] == "trait":
+            trait_rounds.add(s.round)
+        s.apply(s.legal_actions()[-1])
+    assert s.round == 5 and firsts == {1: 0, 2: 1, 3: 2, 4: 0, 5: 1}
+    assert trait_rounds == {1, 2, 3}
+    assert all(len(p.traits) == 3 for p in s.players)
+
+
+def test_solo_start_and_market_cards(game, rules):
+    """Solo Variant: start with one iron, gold and gem; after each construction a solo
+    market card removes cards before the market shifts and refills."""
+    from engine.core.protocol import Seat
+    s = game.new_game(rules, [Seat("dustwhiskers")], 5, map="bioluminescent")
+    p = s.players[0]
+    assert p.res[0] >= 1 and p.res[1] >= 1 and p.res[2] >= 1
+    assert len(s.solo_deck) == 16
+    board = s.static.board
+    p.exc = board.full & ~board.blocked
+    p.res = [30, 30, 30]
+    s.phase = "construction"
+    s.passed = set()
+    force(s, ("construct", 0))
+    deck_before = len(s.decks["workshop"]) + len(s.decks["forge"])
+    top_card = s.solo_deck[-1]
+    s.apply(("build", "workshop", 3))
+    s.apply(s.legal_actions()[0])
+    card = next(c for c in rules.solo_cards if c.id == top_card)
+    removed = len(set(card.remove_workshops) | {3}) + len(card.remove_forges)
+    assert deck_before - (len(s.decks["workshop"]) + len(s.decks["forge"])) == removed
+    assert all(c is not None for c in s.market["workshop"] + s.market["forge"])
