@@ -68,6 +68,7 @@ class Game:
     evaluate: Any                       # heuristic: (state, seat) -> float
     action_values: Any = None           # optional fast path: (state, seat, actions) -> list[float]
     max_rounds: Any = None              # (rules) -> int
+    invariants: Any = None              # (state) -> list[str] of violated invariants
     extra: dict = field(default_factory=dict)
 
     def load_rules(self, variants: Sequence = (), sets: Sequence[str] = ()):

@@ -66,6 +66,25 @@ def map_cells(rules) -> list[MapCell]:
     return out
 
 
+def invariants(state) -> list[str]:
+    """What must hold after every step (the conformance test checks it)."""
+    bad = []
+    board = state.static.board
+    for p in state.players:
+        if min(p.res) < 0:
+            bad.append(f"seat {p.seat}: negative resources {p.res}")
+        if p.exc & ~board.full or p.exc & board.blocked:
+            bad.append(f"seat {p.seat}: excavated outside the map or on a blocked space")
+        if p.exc & board.settlement != board.settlement:
+            bad.append(f"seat {p.seat}: the settlement is no longer excavated")
+        area = sum(fp.bit_count() for _k, _c, fp in p.buildings) + board.settlement.bit_count()
+        if area != p.built.bit_count():
+            bad.append(f"seat {p.seat}: buildings overlap")
+    if not 1 <= state.round <= state.rules.game.rounds:
+        bad.append(f"round {state.round} out of range")
+    return bad
+
+
 GAME = register(Game(
     id="glimmerdeep",
     title="Glimmerdeep",
@@ -81,4 +100,5 @@ GAME = register(Game(
     evaluate=bots.evaluate,
     action_values=bots.action_values,
     max_rounds=lambda rules: rules.game.rounds,
+    invariants=invariants,
 ))

@@ -1,0 +1,138 @@
+"""A real browser against a real Streamlit server: the runs page renders the fixture run.
+
+Starts ``streamlit run dashboard/app.py -- --db <fixture>`` on 127.0.0.1 and drives Debian's
+chromium (/usr/bin/chromium) with Playwright. Without chromium the test fails when ``CI``
+is set (CI installs it via .ci/run) and skips otherwise.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from conftest import DONE_LABEL, DONE_RUN, REPO, RUNNING_LABEL, RUNNING_RUN
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless=new",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SERVER_START_TIMEOUT_S = 30
+PAGE_TIMEOUT_MS = 20_000
+
+pytestmark = pytest.mark.browser
+
+
+def _require_chromium() -> None:
+    if CHROMIUM.is_file() and os.access(CHROMIUM, os.X_OK):
+        return
+    message = (
+        f"Debian chromium not found at {CHROMIUM}: install it with "
+        "`apt-get install -y chromium` (.ci/run does this in CI)."
+    )
+    if os.environ.get("CI"):
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _wait_until_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
+    deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            pytest.fail(f"streamlit exited with {proc.returncode}:\n{log.read_text()}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=1) as resp:
+                if resp.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.2)
+    pytest.fail(f"streamlit did not answer within {SERVER_START_TIMEOUT_S}s:\n{log.read_text()}")
+
+
+@pytest.fixture
+def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
+    """A real Streamlit server on a free local port, reading the fixture database."""
+    port = _free_port()
+    log = tmp_path / "streamlit.log"
+    env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}  # --db must win
+    cmd = [
+        sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),
+        "--server.headless", "true",
+        "--server.address", "127.0.0.1",
+        "--server.port", str(port),
+        "--server.fileWatcherType", "none",
+        "--browser.gatherUsageStats", "false",
+        "--", "--db", str(fixture_db),
+    ]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_healthy(proc, url, log)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
+    streamlit_server: str, tmp_path: Path
+):
+    _require_chromium()
+    from playwright.sync_api import expect, sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1500})
+            page.set_default_timeout(PAGE_TIMEOUT_MS)
+
+            # The landing page: both runs listed, the newest selected and put in the URL.
+            page.goto(streamlit_server)
+            cells = page.locator(".st-key-runs_table [role=gridcell]")
+            expect(cells.filter(has_text=DONE_LABEL)).to_have_count(1)
+            expect(cells.filter(has_text=RUNNING_LABEL)).to_have_count(1)
+            page.wait_for_url(f"**/runs?run={RUNNING_RUN}")
+
+            # A shared link opens the run it names.
+            page.goto(f"{streamlit_server}/runs?run={DONE_RUN}")
+            expect(page.get_by_role("heading", name=DONE_LABEL)).to_be_visible()
+            chart = page.locator(".st-key-faction_chart .js-plotly-plot")
+            expect(chart).to_be_visible()
+            expect(chart.locator(".bars .point")).to_have_count(3)  # one bar per faction
+            expect(chart.locator(".xtick text")).to_have_text(["dwarves", "goblins", "kobolds"])
+            expect(page.locator(".st-key-category_chart .js-plotly-plot")).to_be_visible()
+            expect(page.locator("[data-testid=stException]")).to_have_count(0)
+
+            shot = tmp_path / "runs_page.png"
+            page.screenshot(path=str(shot), full_page=True)
+            assert shot.stat().st_size > 10_000
+            print(f"screenshot: {shot}")
+        finally:
+            browser.close()
