@@ -74,3 +74,19 @@ class EventLog:
             val = getattr(self, name)
             setattr(new, name, val if name == "enabled" else list(val))
         return new
+
+
+class NullLog(EventLog):
+    """A log that keeps nothing: for lookahead copies, whose events nobody reads."""
+
+    def __init__(self):
+        super().__init__(enabled=False)
+
+    def score(self, step, rnd, seat, category, points):
+        pass
+
+    def copy(self) -> "NullLog":
+        return self
+
+
+NULL_LOG = NullLog()

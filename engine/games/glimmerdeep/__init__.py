@@ -45,7 +45,7 @@ def new_game(rules, seats, seed: int, *, map: str | None = None, log: bool = Tru
 def observe(state, seat: int):
     """What `seat` may see: everything on the table, but no deck order (the excavation decks
     are face down; the building decks show only their top card)."""
-    obs = state.clone()
+    obs = state.clone(log=False)
     for p in obs.players:
         rest = sorted(p.deck[p.deck_pos:])
         p.deck = p.deck[: p.deck_pos] + rest

@@ -9,13 +9,13 @@ player by player in turn order (they do not interact).
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
-from engine.core.events import EventLog
+from engine.core.events import NULL_LOG, EventLog
 from engine.core.rng import chance_rng
 
 from . import scoring
 from .board import Board, bits, build_board, components, footprints, shape_placements
 from .economy import BASE, settle
-from .factions import faction_play
+from .factions import FactionPlay, faction_play
 from .state import GEM, GOLD, IRON, RES, RES_INDEX, Player
 
 KINDS = ("workshop", "forge")
@@ -26,7 +26,7 @@ class _Static:
     """What does not change during a game: board, shapes, cards, market costs."""
 
     __slots__ = ("rules", "board", "shapes", "cards", "extra", "footprint", "placements",
-                 "categories")
+                 "categories", "fp_grown", "outposts")
 
     def __init__(self, rules, map_id: str):
         self.rules = rules
@@ -39,6 +39,10 @@ class _Static:
         self.footprint = {"workshop": footprints(self.board, tuple(rules.game.workshop_footprint)),
                           "forge": footprints(self.board, tuple(rules.game.forge_footprint))}
         self.placements = {sid: shape_placements(self.board, s) for sid, s in self.shapes.items()}
+        # Each footprint with its side neighbours, for the "Not adjacent" test in two bit ops.
+        self.fp_grown = {k: tuple((fp, self.board.grow(fp)) for fp in fps)
+                         for k, fps in self.footprint.items()}
+        self.outposts = outpost_mask(self.board)
 
 
 _STATIC_CACHE: dict = {}
@@ -123,7 +127,8 @@ class GlimmerdeepState:
         s._advance()
         return s
 
-    def clone(self) -> "GlimmerdeepState":
+    def clone(self, log: bool = True) -> "GlimmerdeepState":
+        """An independent copy; with log=False it records nothing (lookahead copies)."""
         s = GlimmerdeepState.__new__(GlimmerdeepState)
         s.__dict__.update(self.__dict__)
         s.players = [p.clone() for p in self.players]
@@ -133,7 +138,7 @@ class GlimmerdeepState:
         s.market = {k: v.copy() for k, v in self.market.items()}
         s.decks = {k: v.copy() for k, v in self.decks.items()}
         s.solo_deck = self.solo_deck.copy()
-        s.log = self.log.copy()
+        s.log = self.log.copy() if log else NULL_LOG
         s.rng = None  # chance is settled at setup; a copy never shuffles
         return s
 
@@ -291,6 +296,15 @@ class GlimmerdeepState:
 
     def sites(self, p: Player, kind: str) -> list[tuple[int, str]]:
         hook = self.hooks[p.seat]
+        if type(hook).site_ok is FactionPlay.site_ok:
+            # Fast path of standard_site_ok: all spaces excavated, no side touching a building.
+            exc, others = p.exc, p.built | self.static.outposts
+            out = [(fp, "") for fp, grown in self.static.fp_grown[kind]
+                   if not fp & ~exc and not grown & others]
+            for fp, tag in hook.sites(self, p, kind):
+                if self.standard_site_ok(p, fp):
+                    out.append((fp, tag))
+            return out
         out = []
         for fp in self.static.footprint[kind]:
             ok = hook.site_ok(self, p, kind, fp, "")
@@ -538,12 +552,22 @@ _a_space = _a_excavate
 def _l_construct(s, frame):
     p = s.players[frame[1]]
     out = []
+    hook = s.hooks[p.seat]
+    flat = type(hook).construction_discount is FactionPlay.construction_discount
     for kind in KINDS:
+        sites = s.sites(p, kind)
+        if not sites:
+            continue
         for slot, cid in enumerate(s.market[kind]):
             if cid is None:
                 continue
+            if flat:  # the cost does not depend on the site
+                if s.can_pay(p, s.market_cost(kind, slot), "construct"):
+                    out.append(("build", kind, slot))
+                continue
             card = s.static.cards[kind][cid]
-            if s.affordable_sites(p, kind, slot, card):
+            if any(s.can_pay(p, s.build_cost(p, kind, slot, card, fp), "construct")
+                   for fp, _tag in sites):
                 out.append(("build", kind, slot))
     out.extend(s.hooks[p.seat].construct_extras(s, p))
     out.append(("pass",))
