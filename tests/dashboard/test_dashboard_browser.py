@@ -8,6 +8,7 @@ is set (CI installs it via .ci/run) and skips otherwise.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -34,8 +35,6 @@ CHROMIUM_ARGS = [
 ]
 SERVER_START_TIMEOUT_S = 30
 PAGE_TIMEOUT_MS = 20_000
-
-pytestmark = pytest.mark.browser
 
 
 def _require_chromium() -> None:
@@ -101,6 +100,7 @@ def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
             proc.wait()
 
 
+@pytest.mark.browser
 def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
     streamlit_server: str, tmp_path: Path
 ):
@@ -118,10 +118,10 @@ def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
             cells = page.locator(".st-key-runs_table [role=gridcell]")
             expect(cells.filter(has_text=DONE_LABEL)).to_have_count(1)
             expect(cells.filter(has_text=RUNNING_LABEL)).to_have_count(1)
-            page.wait_for_url(f"**/runs?run={RUNNING_RUN}")
+            expect(page).to_have_url(re.compile(rf"[?&]run={RUNNING_RUN}\b"))
 
             # A shared link opens the run it names.
-            page.goto(f"{streamlit_server}/runs?run={DONE_RUN}")
+            page.goto(f"{streamlit_server}/?run={DONE_RUN}")
             expect(page.get_by_role("heading", name=DONE_LABEL)).to_be_visible()
             chart = page.locator(".st-key-faction_chart .js-plotly-plot")
             expect(chart).to_be_visible()
@@ -129,6 +129,7 @@ def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
             expect(chart.locator(".xtick text")).to_have_text(["dwarves", "goblins", "kobolds"])
             expect(page.locator(".st-key-category_chart .js-plotly-plot")).to_be_visible()
             expect(page.locator("[data-testid=stException]")).to_have_count(0)
+            expect(page.get_by_text("Page not found")).to_have_count(0)
 
             shot = tmp_path / "runs_page.png"
             page.screenshot(path=str(shot), full_page=True)
@@ -136,3 +137,17 @@ def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
             print(f"screenshot: {shot}")
         finally:
             browser.close()
+
+
+def test_missing_chromium_fails_in_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.setenv("CI", "1")
+    with pytest.raises(pytest.fail.Exception, match="chromium"):
+        _require_chromium()
+
+
+def test_missing_chromium_skips_outside_ci(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
+    monkeypatch.setattr(sys.modules[__name__], "CHROMIUM", tmp_path / "no-chromium")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match="chromium"):
+        _require_chromium()
