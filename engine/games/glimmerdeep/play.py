@@ -502,17 +502,11 @@ _TASKS = {"round_start": _t_round_start, "flip": _t_flip, "excavation_end": _t_e
 def _dig_options(s: GlimmerdeepState, p: Player, masks) -> list[tuple]:
     forbid = s.forbidden(p)
     reach = s.reach(p)
-    exc = p.exc
-    seen = set()
-    out = []
-    for m in masks:
-        if m & forbid or not m & reach:
-            continue
-        new = m & ~exc
-        if new and new not in seen:
-            seen.add(new)
-            out.append(("dig", new))
-    return out
+    keep = ~p.exc
+    # Placements gaining the same new spaces are one decision (dict keeps the first order).
+    news = dict.fromkeys(m & keep for m in masks if m & reach and not m & forbid)
+    news.pop(0, None)
+    return [("dig", new) for new in news]
 
 
 def _l_excavate(s, frame):
