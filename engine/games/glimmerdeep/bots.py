@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from . import scoring
 from .state import GEM, GOLD, IRON
 
 # Assumed weights: a resource is worth a little more than its end-game VP while it can
@@ -25,33 +26,37 @@ def evaluate(s, seat: int) -> float:
     # Room to build: excavated space not yet built on.
     free = (p.exc & ~p.built).bit_count()
     score += 0.15 * min(free, 12) * (1 if rounds_left else 0)
+    # The calling and end-of-game traits as if the game ended now, and the map objective.
+    score += sum(v for _c, v in s.hooks[seat].final_scoring(s, p))
+    score += objective_estimate(s, p)
     return score
 
 
+def objective_estimate(s, p) -> float:
+    """This seat's map-objective VP if the game ended now (Snowy Summit: the Peak reached is
+    worth about the second tier, since the race's order is not settled yet)."""
+    from .play import connected_outposts
+
+    board = s.static.board
+    obj = s.rules.objectives
+    if board.peak:
+        return obj.snowy_summit_tiers[1] if p.peak is not None else 0.0
+    if board.outposts:
+        return scoring.trade_routes_vp(connected_outposts(board, p.exc).bit_count(), obj.trade_routes_vp)
+    if board.biolum:
+        return scoring.bioluminescent_vp(board, [fp for _k, _c, fp in p.buildings],
+                                         obj.bioluminescent_vp_per_building)
+    return scoring.forest_vp(board, p.exc, obj.forest_vp_per_space)
+
+
 def action_values(s, seat: int, actions: list) -> list[float]:
-    """Fast path for excavations (value of the spaces gained); lookahead otherwise."""
+    """Fast path for excavations (what the spaces gained are worth); lookahead otherwise."""
     frame = s.stack[-1]
     if frame[0] in ("excavate", "space"):
-        board = s.static.board
         p = s.players[seat]
         base = evaluate(s, seat)
-        out = []
-        for a in actions:
-            if a[0] != "dig":
-                out.append(base)
-                continue
-            new = a[1]
-            v = ((new & board.iron).bit_count() * RES_VALUE[IRON]
-                 + (new & board.gold).bit_count() * RES_VALUE[GOLD]
-                 + (new & board.gem).bit_count() * RES_VALUE[GEM]
-                 + 0.15 * new.bit_count())
-            nxt = s.clone() if _needs_lookahead(s, p, new) else None
-            if nxt is not None:
-                nxt.apply(a)
-                out.append(evaluate(nxt, seat))
-            else:
-                out.append(base + v)
-        return out
+        ctx = _DigContext(s, p)
+        return [base + ctx.value(a[1]) if a[0] == "dig" else base for a in actions]
     out = []
     for a in actions:
         nxt = s.clone()
@@ -60,5 +65,76 @@ def action_values(s, seat: int, actions: list) -> list[float]:
     return out
 
 
-def _needs_lookahead(s, p, new: int) -> bool:
-    return False
+class _DigContext:
+    """What every excavation option of one decision shares, computed once."""
+
+    def __init__(self, s, p):
+        from .play import settlement_component
+
+        self.s, self.p = s, p
+        self.board = board = s.static.board
+        self.obj = s.rules.objectives
+        self.hook = s.hooks[p.seat]
+        self.comp = settlement_component(board, p.exc)
+        self.islands = p.exc != self.comp   # excavations not joined to the settlement
+        self.touch = board.grow(self.comp)
+        if board.outposts:
+            self.before = self._outposts(self.comp)
+        elif board.peak and p.peak is None:
+            self.rings = _peak_rings(board)
+            self.d0 = _distance(self.comp, self.rings)
+
+    def _component_after(self, new: int) -> int:
+        if self.islands:
+            from .play import settlement_component
+            return settlement_component(self.board, self.p.exc | new)
+        return self.comp | new if new & self.touch else self.comp
+
+    def _outposts(self, comp: int) -> int:
+        reach = self.board.grow(comp)
+        return sum(1 for c in self.board.outposts if reach >> c & 1)
+
+    def value(self, new: int) -> float:
+        """Resources gained, room made, progress on the map objective, the faction's view."""
+        board, obj = self.board, self.obj
+        v = ((new & board.iron).bit_count() * RES_VALUE[IRON]
+             + (new & board.gold).bit_count() * RES_VALUE[GOLD]
+             + (new & board.gem).bit_count() * RES_VALUE[GEM]
+             + 0.15 * new.bit_count())
+        if board.forest:
+            v += (new & board.forest).bit_count() * obj.forest_vp_per_space
+        elif board.outposts:
+            after = self._outposts(self._component_after(new))
+            if after > self.before:
+                table = obj.trade_routes_vp
+                v += table[min(after, len(table) - 1)] - table[min(self.before, len(table) - 1)]
+        elif board.peak and self.p.peak is None:
+            d1 = _distance(self._component_after(new), self.rings)
+            v += 1.5 * (self.d0 - d1) + (obj.snowy_summit_tiers[1] if d1 == 0 else 0)
+        return v + self.hook.dig_value(self.s, self.p, new)
+
+
+_RINGS: dict = {}
+
+
+def _peak_rings(board) -> list[int]:
+    """Masks of the spaces at Manhattan distance 0, 1, 2, ... from the Peak."""
+    rings = _RINGS.get(board.map_id)
+    if rings is None or rings[0] != board.peak:
+        px, py = board.xy(board.peak.bit_length() - 1)
+        n = board.width + board.height
+        rings = [0] * n
+        for c in range(board.width * board.height):
+            x, y = board.xy(c)
+            rings[abs(x - px) + abs(y - py)] |= 1 << c
+        _RINGS[board.map_id] = rings
+    return rings
+
+
+def _distance(mask: int, rings: list[int]) -> int:
+    for d, ring in enumerate(rings):
+        if mask & ring:
+            return d
+    return len(rings)
+
+

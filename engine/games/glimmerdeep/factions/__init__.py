@@ -49,6 +49,11 @@ class FactionPlay:
     def excavated(self, st, p, new: int, counts: tuple[int, int, int], source: str) -> None:
         """New spaces were excavated and their resources gained."""
 
+    def dig_value(self, st, p, new: int) -> float:
+        """Bot heuristic: what newly excavated spaces are worth to this faction beyond their
+        resources (its calling's progress).  Used by greedy's fast path for excavations."""
+        return 0.0
+
     def alt_shapes(self, st, p, shape_id: str, source: str) -> tuple[str, ...]:
         """Other shapes this player may excavate instead of `shape_id`."""
         return ()
