@@ -64,6 +64,12 @@ class Dustwhiskers(FactionPlay):
                 cost = discounted(cost, prm["less_iron"], prm["less_any"])
         return cost
 
+    def dig_value(self, st, p, new: int) -> float:
+        """Bot heuristic: excavated dirt next to excavated dirt grows the largest cluster."""
+        board = st.static.board
+        dirt_new = new & board.dirt
+        return 0.8 * dirt_new.bit_count() if dirt_new & board.grow(p.exc & board.dirt) else 0.2 * dirt_new.bit_count()
+
     def final_scoring(self, st, p) -> list[tuple[str, int]]:
         board = st.static.board
         out = [("calling", largest_dirt_cluster(board, p.exc, p.built) * self.data.calling["vp_per_space"])]

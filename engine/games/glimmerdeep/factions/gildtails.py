@@ -92,6 +92,10 @@ class Gildtails(FactionPlay):
         st.gain(p, act.output, "trait")
 
     # --- end of game -----------------------------------------------------------------------
+    def dig_value(self, st, p, new: int) -> float:
+        """Bot heuristic: each gold space crosses out a calling icon (about 1 VP each)."""
+        return 1.0 * (new & st.static.board.gold).bit_count()
+
     def final_scoring(self, st, p) -> list[tuple[str, int]]:
         out = [("calling", calling_vp(self.data.calling, p.fx[ROWS]))]
         if T3L in p.traits:

@@ -58,5 +58,13 @@ class Ironclads(FactionPlay):
                 p.vp += prm["vp"]
                 st.score(p, "vp_track", prm["vp"])
 
+    def dig_value(self, st, p, new: int) -> float:
+        """Bot heuristic: a multi-iron excavation circles the next calling row."""
+        n_iron = (new & st.static.board.iron).bit_count()
+        row = len(p.fx.get(ROWS, ()))
+        if n_iron < self.left_min or row >= self.n_rows:
+            return 0.0
+        return float(self.data.calling["rows"][row][1 if n_iron >= self.right_min else 0])
+
     def final_scoring(self, st, p) -> list[tuple[str, int]]:
         return [("calling", calling_vp(self.data.calling, p.fx[ROWS]))]
