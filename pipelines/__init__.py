@@ -1,0 +1,1 @@
+"""Batch planning, joblib/Dask execution, the DuckDB store and the `delve` CLI."""

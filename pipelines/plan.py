@@ -1,0 +1,177 @@
+"""Batch planning: which games a run plays, with which seats, seeds and chunks.
+
+Everything the user gave is validated here, before the database is touched: the game, the
+rules (variants, --set overrides), the map, the factions, the bots and the player count.
+
+Seats.  Bots stay fixed to seats as given.  Factions rotate over seats across games so that
+faction and seat are not confounded: game i, seat s gets `factions[(i + s) % len(factions)]`,
+where `factions` is every faction of the game ("rotate") or the explicit list given.
+Seeds.  Game i's seed is `engine.core.rng.game_seed(run_seed, i)`: independent of workers,
+chunk sizes and backends.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from engine.bots import BOTS
+from engine.core.errors import DelveError, SetupError
+from engine.core.protocol import Game, Seat
+from engine.core.registry import get_game
+from engine.core.rng import game_seed
+from engine.core.rules import LoadedRules, canonical_json, validate
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    index: int
+    seed: int
+    seats: tuple[Seat, ...]
+    map: str | None
+
+
+@dataclass
+class Plan:
+    game: Game
+    rules: LoadedRules
+    run_seed: int
+    n_players: int
+    bots: tuple[str, ...]
+    factions: tuple[str, ...]          # the list rotated over seats
+    map: str | None
+    variants: tuple[str, ...]
+    sets: tuple[str, ...]
+    specs: list[GameSpec]
+    rules_payload: str = ""            # JSON the workers validate to rebuild the rules
+    game_modules: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def n_games(self) -> int:
+        return len(self.specs)
+
+    @property
+    def variant_name(self) -> str:
+        return ",".join(Path(v).stem for v in self.variants) or "base"
+
+    def chunks(self, chunk_size: int) -> list[list[GameSpec]]:
+        return [self.specs[i:i + chunk_size] for i in range(0, len(self.specs), chunk_size)]
+
+
+def default_chunk_size(n_games: int, jobs: int) -> int:
+    return max(1, min(50, n_games // (max(1, jobs) * 4)))
+
+
+def parse_list(text: str) -> list[str]:
+    return [p.strip() for p in str(text).split(",")]
+
+
+def parse_bots(spec: str, n_players: int) -> tuple[str, ...]:
+    names = parse_list(spec)
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise DelveError(f"--bots '{spec}' names {len(names)} bots for {n_players} players: expected "
+                         f"one bot for every seat, or a single bot for all (one of {', '.join(BOTS)})")
+    for name in names:
+        if name not in BOTS:
+            raise DelveError(f"Unknown bot '{name}' in --bots '{spec}': expected one of "
+                             f"{', '.join(BOTS)}, or a comma list with one per seat")
+    return tuple(names)
+
+
+def game_modules(game: Game) -> tuple[str, ...]:
+    """Modules a worker imports so that `game` is registered there too."""
+    mods = []
+    for obj in (game.new_game, type(game)):
+        mod = getattr(obj, "__module__", None)
+        if mod and mod not in ("builtins", "engine.core.protocol") and mod not in mods:
+            mods.append(mod)
+    return tuple(mods)
+
+
+def import_game(game_id: str, modules: Sequence[str] = ()) -> Game:
+    for mod in modules:
+        importlib.import_module(mod)
+    return get_game(game_id)
+
+
+def rules_payload(game: Game, rules: LoadedRules) -> str:
+    """The effective rules as canonical JSON, checked to rebuild the same model."""
+    text = canonical_json(rules.model)
+    import json
+    again = validate(game.rules_model, json.loads(text))
+    if canonical_json(again) != text:  # pragma: no cover - a rules model that does not round-trip
+        raise RuntimeError(f"{game.id}: the rules model does not survive a JSON round trip")
+    return text
+
+
+def seat_factions(factions: Sequence[str], game_index: int, n_players: int) -> list[str]:
+    k = len(factions)
+    return [factions[(game_index + s) % k] for s in range(n_players)]
+
+
+def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random", seed: int = 0,
+              variants: Sequence[str] = (), sets: Sequence[str] = (), map: str | None = None,
+              factions: str = "rotate", first_index: int = 0,
+              rules: LoadedRules | None = None) -> Plan:
+    """Validate everything and plan the batch.  `rules` (already loaded, e.g. a stored run's
+    rules when resuming) replaces loading the rules files with `variants` and `sets`."""
+    if n_games < 1:
+        raise DelveError(f"--games {n_games}: expected a positive number of games")
+    if seed < 0:
+        raise DelveError(f"--seed {seed}: expected a non-negative integer")
+    game = get_game(game_id)
+    if rules is None:
+        for v in variants:
+            if not Path(v).is_file():
+                raise DelveError(f"Variant file '{v}' (--variant) does not exist: expected a TOML "
+                                 f"patch such as data/variants/{game_id}/<name>.toml")
+        rules = game.load_rules(variants=tuple(str(v) for v in variants), sets=tuple(sets))
+    model = rules.model
+    if n_players not in game.player_counts:
+        raise SetupError(f"--players {n_players}: {game.title} seats "
+                         f"{', '.join(map_str(game.player_counts))} players")
+    maps = list(game.maps(model))
+    if map is not None and map not in maps:
+        raise SetupError(f"Unknown map '{map}' (--map) for {game_id}: expected one of {', '.join(maps)}")
+    all_factions = list(game.factions(model))
+    if factions is None or factions == "rotate":
+        flist = all_factions
+    else:
+        flist = parse_list(factions)
+        for f in flist:
+            if f not in all_factions:
+                raise SetupError(f"Unknown faction '{f}' in --factions '{factions}' for {game_id}: "
+                                 f"expected 'rotate' or a comma list of {', '.join(all_factions)}")
+        if len(flist) != n_players:
+            raise SetupError(f"--factions '{factions}' names {len(flist)} factions for {n_players} "
+                             f"players: expected exactly one per seat (they rotate over seats)")
+    if not flist:
+        raise SetupError(f"{game_id}: the rules define no factions to seat")
+    bot_names = parse_bots(bots, n_players)
+    # Every distinct seating the rotation produces must be accepted by the game.
+    for i in range(len(flist)):
+        game.check_setup(model, n_players, map, seat_factions(flist, i, n_players))
+    specs = []
+    for i in range(first_index, first_index + n_games):
+        seats = tuple(Seat(f, b) for f, b in zip(seat_factions(flist, i, n_players), bot_names))
+        specs.append(GameSpec(i, game_seed(seed, i), seats, map))
+    return Plan(game=game, rules=rules, run_seed=seed, n_players=n_players, bots=bot_names,
+                factions=tuple(flist), map=map, variants=tuple(str(v) for v in variants),
+                sets=tuple(sets), specs=specs, rules_payload=rules_payload(game, rules),
+                game_modules=game_modules(game))
+
+
+def stored_rules(game: Game, rules_json: str) -> LoadedRules:
+    """A stored run's effective rules (runs.rules) as LoadedRules."""
+    import json
+    doc = json.loads(rules_json)
+    return LoadedRules(model=validate(game.rules_model, doc), doc=doc, base_doc=doc,
+                       sources=["runs.rules"])
+
+
+def map_str(values) -> list[str]:
+    return [str(v) for v in values]

@@ -1,0 +1,331 @@
+"""The DuckDB store: the tables of the database contract (DESIGN.md) and how they are written.
+
+Concurrency.  DuckDB lets one process write a file while no other process has it open, so the
+simulation never holds the file: every write is one short transaction (open, insert Arrow
+batches, commit, close) and a lock conflict is retried with backoff.  Readers (the dashboard,
+notebooks) use `connect_read`, which opens read-only with the same retry, and close as soon as
+their query is done.  The games completed since the last write are written in one transaction,
+so a reader sees each game either complete (games, players, moves, score events) or not at
+all, and `runs.games_done` always equals the games present.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import tempfile
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Iterator
+
+import duckdb
+import pyarrow as pa
+
+from engine.core.errors import DelveError
+
+DEFAULT_DB = "data/delve.duckdb"
+
+# Column order and types of every table.  Names are a public interface: add, never rename.
+SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
+    "runs": (
+        ("run_id", "VARCHAR"), ("created_at", "TIMESTAMP"), ("game", "VARCHAR"),
+        ("label", "VARCHAR"), ("variant", "VARCHAR"), ("rules_hash", "VARCHAR"),
+        ("rules", "JSON"), ("config", "JSON"), ("seed", "BIGINT"), ("n_games", "INTEGER"),
+        ("status", "VARCHAR"), ("engine_version", "VARCHAR"), ("finished_at", "TIMESTAMP"),
+        ("error", "VARCHAR"), ("n_players", "INTEGER"), ("bots", "VARCHAR"),
+        ("factions", "VARCHAR"), ("map", "VARCHAR"), ("sets", "JSON"),
+        ("games_done", "INTEGER"), ("wall_s", "DOUBLE"),
+    ),
+    "games": (
+        ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seed", "UBIGINT"),
+        ("n_players", "INTEGER"), ("map", "VARCHAR"), ("rounds", "INTEGER"),
+        ("steps", "INTEGER"), ("first_seat", "INTEGER"), ("winner_seat", "INTEGER"),
+        ("ended_by", "VARCHAR"), ("wall_ms", "DOUBLE"),
+    ),
+    "players": (
+        ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seat", "INTEGER"),
+        ("faction", "VARCHAR"), ("bot", "VARCHAR"), ("score", "INTEGER"), ("rank", "INTEGER"),
+        ("won", "BOOLEAN"),
+    ),
+    "moves": (
+        ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"), ("round", "INTEGER"),
+        ("phase", "VARCHAR"), ("seat", "INTEGER"), ("action", "VARCHAR"), ("detail", "VARCHAR"),
+        ("cell", "INTEGER"),
+    ),
+    "score_events": (
+        ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"),
+        ("round", "INTEGER"), ("seat", "INTEGER"), ("category", "VARCHAR"),
+        ("points", "INTEGER"),
+    ),
+    "map_cells": (
+        ("game", "VARCHAR"), ("map", "VARCHAR"), ("cell", "INTEGER"), ("x", "INTEGER"),
+        ("y", "INTEGER"), ("kind", "VARCHAR"),
+    ),
+}
+
+_ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
+          "UBIGINT": pa.uint64(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(),
+          "TIMESTAMP": pa.timestamp("us"), "JSON": pa.string()}
+
+# The batch columns a worker produces (everything but run_id, which the writer adds).
+BATCH_TABLES = ("games", "players", "moves", "score_events")
+
+
+def arrow_schema(table: str, *, with_run_id: bool = False) -> pa.Schema:
+    cols = SCHEMA[table]
+    if not with_run_id:
+        cols = tuple(c for c in cols if c[0] != "run_id")
+    return pa.schema([(name, _ARROW[typ]) for name, typ in cols])
+
+
+def to_arrow(table: str, columns: dict[str, list]) -> pa.Table:
+    """Columns (dict of lists) -> an Arrow table with the contract's types."""
+    schema = arrow_schema(table, with_run_id="run_id" in columns)
+    return pa.table({f.name: pa.array(columns[f.name], type=f.type) for f in schema},
+                    schema=schema)
+
+
+def _jitter() -> float:
+    """Uniform in [0, 1) from the OS, so no seeded generator is touched."""
+    return int.from_bytes(os.urandom(2), "little") / 65536.0
+
+
+def _is_lock_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return isinstance(exc, duckdb.Error) and ("lock" in text or "conflicting" in text)
+
+
+def _retrying_connect(path: str, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
+    deadline = time.monotonic() + timeout
+    delay = 0.002
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.Error as exc:
+            if not _is_lock_error(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(delay * (0.5 + _jitter()))
+        delay = min(delay * 1.6, 0.1)
+
+
+@contextlib.contextmanager
+def connect_read(db: str | os.PathLike, timeout: float = 60.0) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A short read-only connection for readers (dashboard, notebooks, tests).
+
+    Retries while a writer holds the file, so a reader never sees a lock error; close it soon
+    (use it as a context manager) so the writer is not kept waiting.
+    """
+    path = str(db)
+    if not Path(path).is_file():
+        raise DelveError(f"Database '{path}' does not exist: run `delve simulate ... --db {path}` first")
+    con = _retrying_connect(path, read_only=True, timeout=timeout)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
+def check_db_path(db: str | os.PathLike) -> Path:
+    """Validate a database path for writing before anything is written.
+
+    Raises DelveError naming the path if it is a directory, if its directory is missing or not
+    writable, or if an existing file is not a DuckDB database.  Creates nothing.
+    """
+    path = Path(db)
+    if str(db) == "" or path.is_dir():
+        raise DelveError(f"Database path '{db}' (--db) is a directory: expected a file path such as "
+                         f"{DEFAULT_DB}")
+    parent = path.parent if str(path.parent) else Path(".")
+    # The nearest existing ancestor must be a writable directory (missing dirs are created later).
+    anc = parent
+    while not anc.exists() and anc != anc.parent:
+        anc = anc.parent
+    if not anc.is_dir():
+        raise DelveError(f"Database path '{db}' (--db) is not writable: '{anc}' is not a directory")
+    if path.exists():
+        if not path.is_file():
+            raise DelveError(f"Database path '{db}' (--db) is not a regular file")
+        try:
+            with open(path, "r+b"):
+                pass
+        except OSError as exc:
+            raise DelveError(f"Database path '{db}' (--db) is not writable ({exc.strerror})") from None
+        with open(path, "rb") as fh:
+            head = fh.read(16)
+        if len(head) >= 12 and head[8:12] != b"DUCK":
+            raise DelveError(f"Database path '{db}' (--db) is not a DuckDB database file")
+    else:
+        probe_dir = anc if not parent.exists() else parent
+        try:
+            fd, probe = tempfile.mkstemp(prefix=".delve-probe-", dir=probe_dir)
+            os.close(fd)
+            os.unlink(probe)
+        except OSError as exc:
+            raise DelveError(f"Database path '{db}' (--db) is not writable: cannot create files in "
+                             f"'{probe_dir}' ({exc.strerror})") from None
+    return path
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Store:
+    """The single writer.  Holds no connection between writes."""
+
+    def __init__(self, db: str | os.PathLike, *, lock_timeout: float = 300.0):
+        self.path = check_db_path(db)
+        self.lock_timeout = lock_timeout
+        self._ready = False
+
+    # -- connections -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One short write transaction: open (retrying on lock), yield, commit, close."""
+        if not self._ready:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        con = _retrying_connect(str(self.path), read_only=False, timeout=self.lock_timeout)
+        try:
+            if not self._ready:
+                self._create(con)
+                self._ready = True
+            con.begin()
+            try:
+                yield con
+            except BaseException:
+                con.rollback()
+                raise
+            con.commit()
+        finally:
+            con.close()
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with connect_read(self.path, timeout=self.lock_timeout) as con:
+            yield con
+
+    @staticmethod
+    def _create(con: duckdb.DuckDBPyConnection) -> None:
+        for table, cols in SCHEMA.items():
+            con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # names are constants, not input
+                        + ", ".join(f"{n} {t}" for n, t in cols) + ")")
+            have = {r[0] for r in con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                [table]).fetchall()}
+            for name, typ in cols:  # older databases get the added columns
+                if name not in have:
+                    con.execute(f"ALTER TABLE {table} ADD COLUMN {name} {typ}")
+
+    def ensure_schema(self) -> None:
+        with self.write():
+            pass
+
+    # -- writes ------------------------------------------------------------------------------
+    @staticmethod
+    def _insert(con, table: str, data: pa.Table, run_id: str | None = None) -> None:
+        if data.num_rows == 0:
+            return
+        names = [n for n, _ in SCHEMA[table] if n in data.column_names]
+        con.register("delve_batch", data)
+        try:
+            if run_id is not None:
+                cols = ", ".join(["run_id", *names])
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT ?, {', '.join(names)} "
+                            f"FROM delve_batch", [run_id])
+            else:
+                cols = ", ".join(names)
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM delve_batch")
+        finally:
+            con.unregister("delve_batch")
+
+    def create_run(self, row: dict) -> None:
+        row = dict(row)
+        row.setdefault("created_at", _now())
+        row.setdefault("status", "running")
+        row.setdefault("games_done", 0)
+        for key in ("rules", "config", "sets"):
+            if key in row and not isinstance(row[key], str):
+                row[key] = json.dumps(row[key], sort_keys=True)
+        cols = [n for n, _ in SCHEMA["runs"] if n in row]
+        data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
+        with self.write() as con:
+            self._insert(con, "runs", data)
+
+    def write_batch(self, run_id: str, batch: dict[str, pa.Table]) -> int:
+        """Write one chunk of games (all four tables) in one transaction; returns games written."""
+        n = batch["games"].num_rows
+        with self.write() as con:
+            for table in BATCH_TABLES:
+                self._insert(con, table, batch[table], run_id)
+            con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ? WHERE run_id = ?",
+                        [n, run_id])
+        return n
+
+    def finish_run(self, run_id: str, status: str, *, error: str | None = None,
+                   wall_s: float | None = None) -> None:
+        with self.write() as con:
+            con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
+                        "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+
+    def reopen_run(self, run_id: str) -> set[int]:
+        """Mark a run 'running' again; returns the game ids it already has (each complete)."""
+        with self.write() as con:
+            con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
+                        "WHERE run_id = ?", [run_id])
+            done = {r[0] for r in con.execute("SELECT game_id FROM games WHERE run_id = ?",
+                                              [run_id]).fetchall()}
+            con.execute("UPDATE runs SET games_done = ? WHERE run_id = ?", [len(done), run_id])
+        return done
+
+    def ensure_map_cells(self, game_id: str, cells) -> int:
+        """Insert the map cells of maps not yet present for this game; returns rows written."""
+        if not cells:
+            return 0
+        with self.write() as con:
+            have = {r[0] for r in con.execute(
+                "SELECT DISTINCT map FROM map_cells WHERE game = ?", [game_id]).fetchall()}
+            new = [c for c in cells if c.map not in have]
+            if not new:
+                return 0
+            data = to_arrow("map_cells", {
+                "game": [game_id] * len(new), "map": [c.map for c in new],
+                "cell": [c.cell for c in new], "x": [c.x for c in new], "y": [c.y for c in new],
+                "kind": [c.kind for c in new]})
+            self._insert(con, "map_cells", data)
+            return len(new)
+
+    # -- reads -------------------------------------------------------------------------------
+    def run_row(self, run_id: str) -> dict | None:
+        with self.read() as con:
+            cur = con.execute("SELECT * FROM runs WHERE run_id = ?", [run_id])
+            row = cur.fetchone()
+            if row is None:
+                return None
+            return dict(zip([d[0] for d in cur.description], row))
+
+
+def to_arrow_subset(table: str, columns: dict[str, list]) -> pa.Table:
+    types = dict(SCHEMA[table])
+    return pa.table({n: pa.array(v, type=_ARROW[types[n]]) for n, v in columns.items()})
+
+
+def resolve_run(db: str | os.PathLike, run: str) -> dict:
+    """A run by id, unique id prefix, or 'latest'.  Raises DelveError if none or ambiguous."""
+    with connect_read(db) as con:
+        if run in ("latest", "last"):
+            cur = con.execute("SELECT * FROM runs ORDER BY created_at DESC LIMIT 1")
+        else:
+            cur = con.execute("SELECT * FROM runs WHERE run_id = ? OR starts_with(run_id, ?) "
+                              "ORDER BY run_id LIMIT 2", [run, run])
+        rows = cur.fetchall()
+        names = [d[0] for d in cur.description]
+    exact = [r for r in rows if r[0] == run]
+    if exact:
+        rows = exact
+    if not rows:
+        raise DelveError(f"Unknown run '{run}' in database '{db}': see the runs table for run ids")
+    if len(rows) > 1:
+        raise DelveError(f"Run '{run}' is ambiguous in database '{db}': give more of the run id")
+    return dict(zip(names, rows[0]))
