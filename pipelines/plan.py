@@ -158,11 +158,18 @@ def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random
     specs = []
     for i in range(first_index, first_index + n_games):
         seats = tuple(Seat(f, b) for f, b in zip(seat_factions(flist, i, n_players), bot_names))
-        specs.append(GameSpec(i, game_seed(seed, i), seats, map))
+        specs.append(GameSpec(i, game_seed(seed, i), seats, map or rotated_map(maps, flist, i)))
     return Plan(game=game, rules=rules, run_seed=seed, n_players=n_players, bots=bot_names,
                 factions=tuple(flist), map=map, variants=tuple(str(v) for v in variants),
                 sets=tuple(sets), specs=specs, rules_payload=rules_payload(game, rules),
                 game_modules=game_modules(game))
+
+
+def rotated_map(maps: list[str], factions: list[str], index: int) -> str:
+    """Without --map, games cycle through the maps in blocks of one full faction rotation,
+    so that every block seats each faction in each seat once on the same map (map, faction
+    and seat stay unconfounded)."""
+    return maps[(index // max(1, len(factions))) % len(maps)]
 
 
 def stored_rules(game: Game, rules_json: str) -> LoadedRules:

@@ -63,7 +63,7 @@ def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> R
     model = validate(game.rules_model, json.loads(run_row["rules"]))
     seats = [Seat(p["faction"], p["bot"]) for p in players]
     seed = int(grow["seed"])
-    map_id = run_row.get("map") or config.get("map")  # the map simulate passed (None: default)
+    map_id = grow.get("map") or run_row.get("map") or config.get("map")  # the game's own map
     state = game.new_game(model, seats, seed, map=map_id, log=True)
     bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
     res = ReplayResult(run_row["run_id"], game_id)

@@ -66,7 +66,10 @@ def read_toml(path: Path) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise RulesError(str(path), "", f"TOML syntax error: {exc}") from None
+        msg = str(exc)
+        if "line" not in msg:  # e.g. "(at end of document)": name the last line
+            msg += f" (line {text.count(chr(10)) + 1})"
+        raise RulesError(str(path), "", f"TOML syntax error: {msg}") from None
 
 
 class _Provenance:

@@ -137,16 +137,21 @@ def test_database_path_that_is_not_writable(cli, tmp_path, case):
     assert sorted(p.name for p in tmp_path.rglob("*")) == before
 
 
-@pytest.mark.skipif(__import__("os").geteuid() == 0, reason="root may write anywhere")
 def test_read_only_directory(cli, tmp_path):
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    try:
-        res = cli("simulate", *TOY, "--players", 2, "--db", ro / "d.duckdb", "--no-progress")
-        assert res.exit_code == 2 and "not writable" in res.stderr
-    finally:
-        ro.chmod(0o700)
+    """A directory nobody may create files in (chmod 500 for a normal user; for root, who
+    may write anywhere, the kernel's read-only /sys)."""
+    import os
+    if os.geteuid() == 0:
+        target = __import__("pathlib").Path("/sys/delve-test/d.duckdb")
+    else:
+        ro = tmp_path / "ro"
+        ro.mkdir()
+        ro.chmod(0o500)
+        target = ro / "d.duckdb"
+    res = cli("simulate", *TOY, "--players", 2, "--db", target, "--no-progress")
+    assert res.exit_code == 2 and "not writable" in res.stderr and str(target) in res.stderr
+    assert "Traceback" not in res.output
+    assert not target.exists()
 
 
 def test_bad_input_to_other_commands(cli, existing_db, tmp_path):

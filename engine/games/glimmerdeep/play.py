@@ -684,6 +684,8 @@ def describe(s: GlimmerdeepState, action, frame=None) -> tuple[str, str, int | N
         cid = s.market[action[1]][action[2]] if action[2] >= 0 else "deck top"
         return "choose_building", f"{action[1]} slot {action[2]} {cid}", None
     if kind == "site":
+        if action[1] & ~board.full:  # off the map: the Deepdelvers' faction sheet
+            return "construct", f"{frame[2]} on the faction sheet {action[2]}".strip(), None
         cells = list(bits(action[1]))
         return "construct", f"{frame[2]} at {board.xy(cells[0])[0]},{board.xy(cells[0])[1]} {action[2]}".strip(), cells[0]
     if kind == "activate":
