@@ -5,7 +5,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 DB ?= data/delve.duckdb
-DEMO_GAMES ?= 2000
+DEMO_GAMES ?= 1500
 PORT ?= 8501
 
 .PHONY: demo test simulate dashboard install clean

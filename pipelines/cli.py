@@ -245,6 +245,24 @@ def replay(db, run, game_id):
         sys.exit(1)
 
 
+@main.command()
+@_db_option
+@click.argument("run", required=False)
+def check(db, run):
+    """Check the database contract's invariants (all runs, or RUN: an id, prefix or 'latest').
+    Exits 1 if any is violated."""
+    from .checks import run_checks
+    from .store import resolve_run
+    run_id = resolve_run(db, run)["run_id"] if run else None
+    results = run_checks(db, run_id)
+    for r in results:
+        mark = "ok  " if not r.violations else "FAIL"
+        extra = f"  ({r.violations} violations, e.g. {r.example})" if r.violations else ""
+        click.echo(f"{mark} {r.name:<22} {r.description}{extra}")
+    if any(r.violations for r in results):
+        sys.exit(1)
+
+
 # -- dashboard, bench ----------------------------------------------------------------------------
 
 @main.command()
