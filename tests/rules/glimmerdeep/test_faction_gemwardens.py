@@ -216,26 +216,11 @@ def test_level3_right_gem_covers_two(game, rules):
     assert s.pay(p, (0, 0, 3)) and p.res[GEM] == 0
 
 
-def test_random_games_score_events_sum_and_no_negative_resources(game, rules):
-    """"End of Game & Final Scoring": every point is a score event; resources never go below 0."""
-    for i in range(12):
-        n = 1 + i % 4
-        fac = ["gemwardens", "shellwrights", "forgeburrowers", "nightbarons"]
-        fac = fac[i % 4:] + fac[:i % 4]
-        s = game.new_game(rules, [Seat(f, "random") for f in fac[:n]], 100 + i, map=MAPS[i % 4])
-        rng = random.Random(i)
-        gw = next(k for k, f in enumerate(fac[:n]) if f == "gemwardens") if "gemwardens" in fac[:n] else None
-        while not s.is_over():
-            s.apply(rng.choice(s.legal_actions()))
-            for p in s.players:
-                assert min(p.res) >= 0
-            if gw is not None:
-                assert not s.players[gw].exc & s.static.board.gem
-        for r in s.result():
-            assert sum(r.breakdown.values()) == r.score
-            assert r.score == sum(pt for seat, pt in zip(s.log.scores()["seat"], s.log.scores()["points"])
-                                  if seat == r.seat)
 
+def test_random_games_keep_invariants(random_games_ok):
+    """Events (DESIGN.md): score events sum to the final score, resources never go negative,
+    with the Gemwardens in every seat position, 1-4 players, every map."""
+    assert random_games_ok("gemwardens", n_games=16, seed=400) > 0
 
 def test_explored_means_side_adjacent(game, rules):
     """"Excavating Rules: Adjacent: ... To be adjacent, the spaces must share a side, not just a

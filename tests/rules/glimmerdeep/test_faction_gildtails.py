@@ -181,17 +181,8 @@ def test_level3_right_vp_per_gold_space(game, rules):
     assert p.vp == 2 and s.log.breakdown(0)["vp_track"] == 2
 
 
-def test_random_games_scores_sum_and_no_negative_resources(game, rules):
-    """Events (DESIGN.md): the score events sum to the final score; resources never go negative."""
-    for i in range(24):
-        rng = random.Random(i)
-        n = 1 + i % 4
-        fac = ["gildtails", "ironclads", "deepdelvers", "dustwhiskers"][:n]
-        s = game.new_game(rules, [Seat(f, "random") for f in fac], 1100 + i, map=MAPS[i % 4])
-        while not s.is_over():
-            acts = s.legal_actions()
-            s.apply(acts[rng.randrange(len(acts))])
-            assert all(min(p.res) >= 0 for p in s.players)
-        for r, p in zip(s.result(), s.players):
-            assert r.score == sum(r.breakdown.values())
-            assert r.breakdown.get("vp_track", 0) == p.vp
+
+def test_random_games_keep_invariants(random_games_ok):
+    """Events (DESIGN.md): score events sum to the final score, resources never go negative,
+    with the Gildtails in every seat position, 1-4 players, every map."""
+    assert random_games_ok("gildtails", n_games=16, seed=500) > 0
