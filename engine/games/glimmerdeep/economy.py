@@ -20,58 +20,60 @@ class PayOptions:
 BASE = PayOptions()
 
 
-def settle(res: list[int], need: tuple[int, int, int], opt: PayOptions = BASE) -> list[int] | None:
-    """The supply after paying `need` (iron, gold, gem), or None if it cannot be paid.
-
-    Base rules: a gem need is paid with gems; a gold need with gold, then gems; an iron need
-    with iron, then gold, then gems.  Faction options slot in by value."""
-    ni, ng, ne = need
-    if not (ni or ng or ne):
-        return res
-    r = res.copy()
-    # Gem need.
+def _settle_base(r: list[int], ni: int, ng: int, ne: int, gem_covers_two: bool) -> list[int] | None:
+    """Base substitution on a copy `r`: gem needs with gems; gold needs with gold, then gems;
+    iron needs with iron, then gold, then gems."""
     if ne:
-        if opt.gold_as_gem:
-            use = min(r[GOLD], ne)
-            r[GOLD] -= use
-            ne -= use
+        use = min(r[GEM], (ne + 1) // 2) if gem_covers_two else min(r[GEM], ne)
+        r[GEM] -= use
+        ne = max(0, ne - (2 * use if gem_covers_two else use))
         if ne:
-            if opt.gem_covers_two:
-                use = min(r[GEM], (ne + 1) // 2)
-                ne = max(0, ne - 2 * use)
-            else:
-                use = min(r[GEM], ne)
-                ne -= use
-            r[GEM] -= use
-        if ne:
-            if not opt.iron_per_gem or r[IRON] < ne * opt.iron_per_gem:
-                return None
-            r[IRON] -= ne * opt.iron_per_gem
-    # Gold need.
+            return None
     if ng:
-        use = min(r[GOLD], ng)
-        r[GOLD] -= use
-        ng -= use
-        if ng and opt.iron_per_gold:
-            # Spare iron beyond what the iron need will take.
-            spare = max(0, r[IRON] - ni)
-            k = min(ng, spare // opt.iron_per_gold)
-            r[IRON] -= k * opt.iron_per_gold
-            ng -= k
-        if ng:
-            use = min(r[GEM], ng)
-            r[GEM] -= use
+        for kind in (GOLD, GEM):
+            use = min(r[kind], ng)
+            r[kind] -= use
             ng -= use
         if ng:
             return None
-    # Iron need.
     if ni:
         for kind in (IRON, GOLD, GEM):
             use = min(r[kind], ni)
             r[kind] -= use
             ni -= use
-            if not ni:
-                break
         if ni:
             return None
     return r
+
+
+# What a resource left over is worth at the end (1 VP per 3 iron, 2 gold, 1 gem): the
+# settlement keeps the most valuable supply.
+_KEEP_VALUE = (2, 3, 6)
+
+
+def settle(res: list[int], need: tuple[int, int, int], opt: PayOptions = BASE) -> list[int] | None:
+    """The supply after paying `need` (iron, gold, gem), or None if it cannot be paid.
+
+    Base rules: a gem need is paid with gems; a gold need with gold, then gems; an iron need
+    with iron, then gold, then gems (never worse than any other split).  With faction options
+    (iron for gold or gems, gold as gems) every split of the needs over the options is tried
+    and the one leaving the most valuable supply is kept, so a payable cost is never refused."""
+    ni, ng, ne = need
+    if not (ni or ng or ne):
+        return res
+    if opt is BASE or not (opt.iron_per_gold or opt.iron_per_gem or opt.gold_as_gem):
+        return _settle_base(res.copy(), ni, ng, ne, opt.gem_covers_two)
+    best, best_key = None, None
+    for a in range(ne + 1 if opt.gold_as_gem else 1):                 # gem needs paid with gold
+        for b in range(ne - a + 1 if opt.iron_per_gem else 1):         # gem needs paid with iron
+            for c in range(ng + 1 if opt.iron_per_gold else 1):        # gold needs paid with iron
+                iron = b * opt.iron_per_gem + c * opt.iron_per_gold
+                if a > res[GOLD] or iron > res[IRON]:
+                    continue
+                r = [res[IRON] - iron, res[GOLD] - a, res[GEM]]
+                r = _settle_base(r, ni, ng - c, ne - a - b, opt.gem_covers_two)
+                if r is not None:
+                    key = (sum(v * w for v, w in zip(r, _KEEP_VALUE)), r[GEM], r[GOLD])
+                    if best_key is None or key > best_key:
+                        best, best_key = r, key
+    return best

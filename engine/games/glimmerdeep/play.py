@@ -115,11 +115,13 @@ class GlimmerdeepState:
             s.rng.shuffle(deck)
             p.deck = deck
             if s.n == 1:
+                # Solo Variant: "There are no additional starting resources when playing solo."
                 p.res = [rules.solo.start.iron, rules.solo.start.gold, rules.solo.start.gem]
-            su = rules.factions[seat.faction].setup
-            p.res[IRON] += su.iron
-            p.res[GOLD] += su.gold
-            p.res[GEM] += su.gem
+            else:
+                su = rules.factions[seat.faction].setup
+                p.res[IRON] += su.iron
+                p.res[GOLD] += su.gold
+                p.res[GEM] += su.gem
             s.players.append(p)
         for i, p in enumerate(s.players):
             s.hooks[i].setup(s, p)
@@ -338,11 +340,13 @@ class GlimmerdeepState:
             raise IllegalAction("cannot pay for the building")  # checked before; defensive
         p.built |= fp
         p.buildings.append((kind, card.id, fp))
-        if slot >= 0:
-            if self.n == 1 and self.solo_deck:
-                self._solo_market_card(kind, slot)
-            else:
-                self.take_from_market(kind, slot)
+        if slot < 0 and self.decks[kind] and self.decks[kind][-1] == card.id:
+            self.decks[kind].pop()  # built from the top of the deck (Nightbarons level 1)
+        if self.n == 1 and self.solo_deck:
+            # Solo: after *each* construction (a deck-top card too) a solo market card.
+            self._solo_market_card(kind, slot)
+        elif slot >= 0:
+            self.take_from_market(kind, slot)
         self.hooks[p.seat].constructed(self, p, kind, card, fp, slot, tag)
 
     def _solo_market_card(self, kind: str, slot: int) -> None:
@@ -350,7 +354,8 @@ class GlimmerdeepState:
         market card shows, then shift right and refill."""
         card_id = self.solo_deck.pop()
         card = next(c for c in self.rules.solo_cards if c.id == card_id)
-        self.market[kind][slot] = None
+        if slot >= 0:
+            self.market[kind][slot] = None
         for k, remove in (("workshop", card.remove_workshops), ("forge", card.remove_forges)):
             for i in remove:
                 if 0 <= i < len(self.market[k]):

@@ -427,3 +427,80 @@ def test_solo_start_and_market_cards(game, rules):
     removed = len(set(card.remove_workshops) | {3}) + len(card.remove_forges)
     assert deck_before - (len(s.decks["workshop"]) + len(s.decks["forge"])) == removed
     assert all(c is not None for c in s.market["workshop"] + s.market["forge"])
+
+
+def _payable_by_hand(res, need, opt):
+    """Every way to split each needed unit over the resources allowed to pay it."""
+    import itertools
+    ni, ng, ne = need
+    for g_gem, g_gold in itertools.product(range(ne + 1), repeat=2):
+        g_iron = ne - g_gem - g_gold
+        if g_iron < 0 or (g_gold and not opt.gold_as_gem) or (g_iron and not opt.iron_per_gem):
+            continue
+        gems = (g_gem + 1) // 2 if opt.gem_covers_two else g_gem
+        for d_gold, d_gem in itertools.product(range(ng + 1), repeat=2):
+            d_iron = ng - d_gold - d_gem
+            if d_iron < 0 or (d_iron and not opt.iron_per_gold):
+                continue
+            for i_iron, i_gold in itertools.product(range(ni + 1), repeat=2):
+                i_gem = ni - i_iron - i_gold
+                if i_gem < 0:
+                    continue
+                left = (res[0] - g_iron * opt.iron_per_gem - d_iron * opt.iron_per_gold - i_iron,
+                        res[1] - g_gold - d_gold - i_gold, res[2] - gems - d_gem - i_gem)
+                if min(left) >= 0:
+                    return True
+    return False
+
+
+@pytest.mark.parametrize("opt", [PayOptions(), PayOptions(iron_per_gold=2, iron_per_gem=3),
+                                 PayOptions(iron_per_gem=3), PayOptions(gold_as_gem=True),
+                                 PayOptions(gem_covers_two=True)], ids=str)
+def test_settlement_never_refuses_a_payable_cost(opt):
+    """Resource Substitutions and the faction payment traits (Appendix A): a cost that some
+    split of the supply can pay is paid, and never with resources the player lacks."""
+    import itertools
+    for res in itertools.product(range(7), range(3), range(3)):
+        for need in itertools.product(range(3), range(3), range(3)):
+            got = settle(list(res), need, opt)
+            assert (got is not None) == _payable_by_hand(res, need, opt), (res, need)
+            assert got is None or min(got) >= 0
+
+
+def test_ironclads_pay_a_gem_with_iron_to_keep_their_gem_for_gold():
+    """Appendix A, Ironclads level 1 right: 3 iron may pay for 1 gem, so with 5 iron and 1 gem
+    a cost of 2 iron, 1 gold and 1 gem is payable (the gem covers the gold)."""
+    assert settle([5, 0, 1], (2, 1, 1), PayOptions(iron_per_gem=3)) == [0, 0, 0]
+
+
+def test_solo_no_additional_starting_resources(game, rules):
+    """Solo Variant, Starting Resources: one iron, one gold and one gem; "There are no
+    additional starting resources when playing solo" (not even the Gemwardens' extra gem)."""
+    from engine.core.protocol import Seat
+    s = game.new_game(rules, [Seat("gemwardens")], 2, map="trade_routes")
+    assert s.players[0].res == [1, 1, 1]
+    s2 = game.new_game(rules, [Seat("gemwardens"), Seat("ironclads")], 2, map="trade_routes")
+    assert s2.players[0].res == [0, 0, 1]
+
+
+def test_solo_market_card_after_a_deck_top_construction(game, rules):
+    """Solo Variant: "Immediately after you construct each building" a solo market card is
+    revealed, also for a card built from the top of a deck (Nightbarons level 1 left)."""
+    from engine.core.protocol import Seat
+    s = game.new_game(rules, [Seat("nightbarons")], 4, map="bioluminescent")
+    p = s.players[0]
+    board = s.static.board
+    p.exc = board.full & ~board.blocked
+    p.res = [30, 30, 30]
+    p.traits.append("nightbarons_1l")
+    s.phase = "construction"
+    s.passed = set()
+    force(s, ("construct", 0))
+    top = s.decks["workshop"][-1]
+    solo_before = len(s.solo_deck)
+    act = next(a for a in s.legal_actions() if a[0] == "nb_top" and a[1] == "workshop")
+    s.apply(act)
+    s.apply(s.legal_actions()[0])
+    assert p.buildings[-1][1] == top
+    assert top not in s.decks["workshop"] and top not in s.market["workshop"]
+    assert len(s.solo_deck) == solo_before - 1

@@ -170,16 +170,30 @@ def test_level3_left_double_gold_and_double_gold_vp(game, rules):
     assert out["traits"] == 2                     # 5 gold: 2 VP base (resources) + 2 VP trait
 
 
-def test_level3_right_vp_per_gold_space(game, rules):
-    """Appendix A, The Gildtails, Level 3 trait (right) (missing; assumed): 1 VP for each gold
-    space excavated, in any phase."""
-    s = new(game, rules)
+def test_level3_right_vp_for_gold_spent_activating(game, rules):
+    """Appendix A, The Gildtails, Level 3 trait (right) (missing; assumed from Appendix B's
+    "gold and iron Level 3 traits that generate VP ... based on activating buildings"): 1 VP
+    per gold in an own building's activation input; outposts do not trigger it."""
+    s = game.new_game(rules, [Seat("gildtails"), Seat("ironclads")], 3, map="trade_routes")
     p = s.players[0]
     p.traits.append("gildtails_3r")
-    g = gold_cells(s, p, 2)
-    s.excavate(p, g[0] | g[1], "test")
-    assert p.vp == 2 and s.log.breakdown(0)["vp_track"] == 2
-
+    card = next(c for c in rules.forges if c.input.gold >= 1)
+    p.buildings.append(("forge", card.id, 0))
+    p.res = [10, 10, 10]
+    p.activated = set()
+    s.phase = "production"
+    force(s, ("produce", 0))
+    vp0 = p.vp
+    s.apply(("activate", "b0"))
+    assert p.vp - vp0 == card.input.gold + card.output.vp
+    # An outpost activation is not a building activation.
+    board = s.static.board
+    p.exc = board.full & ~board.blocked
+    gmap = next(m for m in rules.maps if m.id == "trade_routes")
+    j = next(i for i, o in enumerate(gmap.outposts) if o.input.gold >= 1)
+    vp1 = p.vp
+    s.apply(("activate", f"o{j}"))
+    assert p.vp - vp1 == gmap.outposts[j].output.vp
 
 
 def test_random_games_keep_invariants(random_games_ok):

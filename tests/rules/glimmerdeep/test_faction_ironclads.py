@@ -167,18 +167,33 @@ def test_level3_left_double_iron(game, rules):
     assert p.res[IRON] == 3
 
 
-def test_level3_right_iron_to_vp(game, rules):
-    """Appendix A, The Ironclads, Level 3 trait (right) (missing; assumed): production action
-    2 iron -> 3 VP."""
-    s = new(game, rules)
+def test_level3_right_iron_when_activating_buildings(game, rules):
+    """Appendix A, The Ironclads, Level 3 trait (right) (missing; assumed from Appendix B's
+    "gold and iron Level 3 traits that generate ... extra resources based on activating
+    buildings"): +1 iron per own building activated; not for outposts."""
+    s = game.new_game(rules, [Seat("ironclads"), Seat("gildtails")], 3, map="trade_routes")
     p = s.players[0]
     p.traits.append("ironclads_3r")
-    p.res = [2, 0, 0]
+    card = next(c for c in rules.workshops if not (c.input.iron or c.input.gold or c.input.gem)
+                and not c.output.excavate and not c.output.excavate_space)
+    p.buildings.append(("workshop", card.id, 0))
+    p.res = [0, 0, 0]
     p.activated = set()
+    s.phase = "production"
     force(s, ("produce", 0))
-    s.apply(("activate", "t:ironclads_3r:0"))
-    assert p.res == [0, 0, 0] and p.vp == 3
-    assert s.log.breakdown(0)["vp_track"] == 3
+    s.apply(("activate", "b0"))
+    assert p.res[0] == card.output.iron + 1
+    board = s.static.board
+    p.exc = board.full & ~board.blocked
+    p.res = [10, 10, 10]
+    gmap = next(m for m in rules.maps if m.id == "trade_routes")
+    from engine.games.glimmerdeep.economy import settle
+    j = 0
+    op = gmap.outposts[j]
+    paid = settle(list(p.res), (op.input.iron, op.input.gold, op.input.gem),
+                  s.hooks[0].pay_options(s, p, "activate"))
+    s.apply(("activate", f"o{j}"))
+    assert p.res[0] == paid[0] + op.output.iron  # no extra iron for an outpost
 
 
 

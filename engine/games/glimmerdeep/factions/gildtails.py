@@ -57,10 +57,16 @@ class Gildtails(FactionPlay):
             p.res[GOLD] += n_gold * (self.p3l["multiplier"] - 1)
         if T2L in p.traits and n_gold >= self.p2l["min_gold"]:
             p.res[GOLD] += self.p2l["extra_gold"]
-        if T3R in p.traits and self.p3r["vp_per_space"]:
-            vp = n_gold * self.p3r["vp_per_space"]
+
+    # --- level 3 right (assumed): VP for gold spent activating own buildings -----------------
+    def activated(self, st, p, key, kind, card, effect):
+        """Own workshops and forges only: trade-route outposts are not player buildings
+        (Appendix B, Additional Map Rules)."""
+        if T3R in p.traits and kind in ("workshop", "forge") and card.input.gold:
+            vp = card.input.gold * self.p3r["vp_per_gold_input"]
             p.vp += vp
             st.score(p, "vp_track", vp)
+        return effect
 
     # --- level 2 right: gold as gems when constructing; +2 VP from the +gold column ----------
     def pay_options(self, st, p, context: str) -> PayOptions:

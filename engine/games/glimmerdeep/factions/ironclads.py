@@ -7,7 +7,8 @@ from ..economy import BASE, PayOptions
 from ..state import GEM, GOLD, IRON
 from . import FactionPlay, register
 
-T1L, T1R, T2R, T3L = "ironclads_1l", "ironclads_1r", "ironclads_2r", "ironclads_3l"
+T1L, T1R, T2R, T3L, T3R = ("ironclads_1l", "ironclads_1r", "ironclads_2r", "ironclads_3l",
+                           "ironclads_3r")
 ROWS = "ic_rows"        # fx: for each filled calling row, the column circled (0 left, 1 right)
 
 
@@ -47,6 +48,13 @@ class Ironclads(FactionPlay):
             p.fx[ROWS].append(1 if n_iron >= self.right_min else 0)
         if n_iron and T3L in p.traits:
             p.res[IRON] += n_iron * (self.mult - 1)
+
+    def activated(self, st, p, key, kind, card, effect):
+        """Level 3 right (assumed): +iron when activating an own workshop or forge; outposts
+        are not player buildings (Appendix B, Additional Map Rules)."""
+        if T3R in p.traits and kind in ("workshop", "forge"):
+            p.res[IRON] += self.traits[T3R].params["iron_per_activation"]
+        return effect
 
     def constructed(self, st, p, kind: str, card, site: int, slot: int, tag: str) -> None:
         if T2R in p.traits and (site & st.static.board.iron).bit_count() >= self.p2r["min_iron"]:
