@@ -8,7 +8,7 @@ from .errors import UnknownGame
 from .protocol import Game
 
 _GAMES: dict[str, Game] = {}
-_BUILTIN = ("engine.games.glimmerdeep",)
+_BUILTIN = ("engine.games.glimmerdeep", "engine.games.underhaven")
 
 
 def register(game: Game) -> Game:
@@ -24,6 +24,12 @@ def _load_builtins() -> None:
 def all_games() -> dict[str, Game]:
     _load_builtins()
     return dict(_GAMES)
+
+
+def builtin_games() -> dict[str, Game]:
+    """The games Delve ships (engine.games.*), without games a test or plug-in registered."""
+    return {gid: g for gid, g in all_games().items()
+            if getattr(g.new_game, "__module__", "").startswith("engine.games.")}
 
 
 def get_game(game_id: str) -> Game:

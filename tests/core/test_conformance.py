@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from engine.core.errors import IllegalAction
 from engine.core.protocol import Seat
-from engine.core.registry import all_games
+from engine.core.registry import all_games, builtin_games
 
-GAMES = sorted(all_games())
+GAMES = sorted(builtin_games())
 
 
 def _setup(game, rules, data):
@@ -43,7 +43,10 @@ def test_random_games_keep_invariants(game_id, data):
         if game.invariants:
             assert game.invariants(state) == []
         assert state.round <= max_rounds
-    assert state.round == max_rounds
+    if game.extra.get("variable_length"):  # e.g. Underhaven: star spaces end it early
+        assert 1 <= state.round <= max_rounds
+    else:
+        assert state.round == max_rounds
     assert state.legal_actions() == []
     with pytest.raises(IllegalAction):
         state.apply(("pass",))

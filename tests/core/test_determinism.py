@@ -11,10 +11,10 @@ from engine.bots import make_bot
 from engine.core.golden import golden_dir, replay
 from engine.core.play import play_game
 from engine.core.protocol import Seat
-from engine.core.registry import all_games
+from engine.core.registry import all_games, builtin_games
 from engine.core.rng import bot_rng
 
-GAMES = sorted(all_games())
+GAMES = sorted(builtin_games())
 
 
 def _seats(game, rules, bots=("greedy", "random", "greedy", "random")):

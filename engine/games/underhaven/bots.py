@@ -1,0 +1,221 @@
+"""Underhaven heuristics for the generic bots.
+
+`evaluate` estimates a seat's final reputation: reputation so far, end scoring as it stands,
+plus what resources, workforce, buildings and positions are worth with the rounds left
+(assumed weights).  `action_values` is the greedy bot's fast path: the card and order choices
+are valued by estimating what each order would yield now (one-step lookahead cannot see it,
+since an order only opens further decisions); every other decision is a one-step lookahead on
+`evaluate`, with any specialist sourcing it opens settled the cheapest way.
+"""
+
+from __future__ import annotations
+
+from . import scoring
+from .play import ACT_KINDS, activation_groups, buildable, build_sites
+
+TRACK_VALUE = 0.35     # one Money, Food or Material
+TG_VALUE = 0.45
+WORKER_VALUE = 1.6
+CONSULTANT_VALUE = 1.0
+MORALE_VALUE = 0.5
+
+
+def _rounds_left(s) -> int:
+    return max(0, s.die_left) + 1
+
+
+def pt_value(s) -> float:
+    """A power token: six of a resource early on, little more than its end value late."""
+    return 0.25 + 1.5 * min(1.0, _rounds_left(s) / 6.0)
+
+
+def goods_value(s, g) -> float:
+    return ((g.money + g.food + g.material) * TRACK_VALUE + g.pt * pt_value(s) + g.tg * TG_VALUE
+            + g.energy * 0.3 + g.morale * MORALE_VALUE + g.rep)
+
+
+def _building_value(s, seat: int, sp: int, rounds: int) -> float:
+    bd = s.st.b[s.bld[sp]]
+    v = 0.0
+    if bd.activation in ACT_KINDS or bd.activation == "trade":
+        per = goods_value(s, bd.gain)    # staffing adds 0.25 more (worker_terms)
+        v += per * rounds * (0.2 if bd.needs_worker else 0.45)
+    if bd.move_bonus:
+        v += 0.3 * bd.move_bonus * rounds
+    if not s.done[sp]:
+        v += bd.rep + bd.units * WORKER_VALUE + bd.specialist_gain * 4.0
+        if bd.free_arrangement:
+            v += 0.5 * rounds
+    return v
+
+
+def evaluate(s, seat: int) -> float:
+    p = s.players[seat]
+    rounds = _rounds_left(s)
+    v = float(p.rep) + sum(scoring.end_breakdown(s, seat).values())
+    v += sum(p.res) * TRACK_VALUE + p.pt * pt_value(s) + p.tg * TG_VALUE + p.energy * 0.3
+    v += min(p.morale, 5) * MORALE_VALUE
+    v += (len(p.workers) * WORKER_VALUE + p.consultants * CONSULTANT_VALUE) * min(1.0, rounds / 4)
+    v += len(p.bought) * 0.8 * min(1.0, rounds / 3)
+    for sp, o in enumerate(s.owner):
+        if o == seat:
+            v += _building_value(s, seat, sp, rounds)
+    if rounds > 1:
+        v += worker_terms(s, p, p.workers)
+    return v
+
+
+def worker_terms(s, p, workers) -> float:
+    """What the workers' positions are worth (at the entrance, exploring, on a site)."""
+    v = 0.0
+    geo = s.st.geo
+    bld, terr, owner, seat = s.bld, s.terr, s.owner, p.seat
+    rounds = _rounds_left(s)
+    seen = set()
+    for cell in workers:
+        if cell >= geo.n_space or cell < 0:
+            v -= 0.8                       # still at the entrance
+        elif cell in seen:
+            v -= 0.2                       # stacked on a space already covered
+        elif terr[cell] is None:
+            v += 1.4                       # exploring (the octagon is being turned over)
+        elif bld[cell] is None:
+            v += 0.6 + _site_value(s, p, cell)   # ready to build
+        elif owner[cell] == seat:
+            v += 0.3
+            bd = s.st.b[bld[cell]]
+            if bd.needs_worker:            # staffing a production building
+                v += goods_value(s, bd.gain) * rounds * 0.25
+        seen.add(cell)
+    return v
+
+
+def _site_value(s, p, cell: int) -> float:
+    """An empty explored space a worker stands on: better next to own buildings of the same
+    terrain (a cluster to grow) and when the terrain has a building the seat can afford."""
+    t = s.terr[cell]
+    v = 0.0
+    for y in s.neighbours(cell):
+        if y < s.st.geo.n_space and s.owner[y] == p.seat and s.terr[y] == t:
+            v += 0.8
+    if t in ("greenery", "mine"):
+        v += 0.4
+    return v
+
+
+# ---------------------------------------------------------------- order estimates
+def order_value(s, p, order) -> float:
+    kind = order.kind
+    if kind == "gain":
+        return goods_value(s, order.gain)
+    if kind == "move":
+        geo = s.st.geo
+        idle = sum(1 for c in p.workers
+                   if c < 0 or c >= geo.n_space or not (s.bld[c] is None and s.terr[c] is not None))
+        return 0.6 + 0.9 * min(idle, 3) if _rounds_left(s) > 1 else 0.2
+    if kind in ACT_KINDS:
+        best = 0.0
+        for grp in activation_groups(s, p, kind):
+            best = max(best, sum(goods_value(s, s.st.b[s.bld[x]].gain) for x in grp))
+        return best + _automatic_value(s, p, kind)
+    if kind == "build":
+        opts = buildable(s, p)
+        if not opts:
+            return 0.3 if build_sites(s, p) else 0.0
+        rounds = _rounds_left(s)
+        best = 0.0
+        for _b, bid, _site in opts:
+            bd = s.st.b[bid]
+            cost = (bd.cost.money + bd.cost.food + bd.cost.material) * TRACK_VALUE + bd.cost.pt * pt_value(s)
+            val = bd.rep * 2 + bd.units * WORKER_VALUE + bd.specialist_gain * 4.0
+            if bd.activation in ACT_KINDS or bd.activation == "trade":
+                val += goods_value(s, bd.gain) * rounds * 0.45
+            best = max(best, val - 0.5 * cost)
+        return 1.0 + best
+    if kind == "trade":
+        v = 0.0
+        if p.tg >= 2:
+            v = max(v, pt_value(s) - 2 * TG_VALUE)
+        if p.pt >= 2 and any(c is not None for c in s.market) and _rounds_left(s) > 3:
+            v = max(v, 2.5 - 2 * pt_value(s) + 1.0)
+        return v + _automatic_value(s, p, "trade")
+    if kind == "corp":
+        gain = 2 * (p.tg // 4) + p.pt // 2
+        cost = (p.tg // 4) * 4 * TG_VALUE + (p.pt // 2) * 2 * pt_value(s)
+        return max(0.0, gain - cost) + 0.1
+    return 0.0
+
+
+def _automatic_value(s, p, kind: str) -> float:
+    v = 0.0
+    for sp, o in enumerate(s.owner):
+        if o == p.seat and s.done[sp]:
+            bd = s.st.b[s.bld[sp]]
+            if bd.activation == kind and not bd.needs_worker:
+                v += goods_value(s, bd.gain)
+    return v
+
+
+def card_value(s, p, card) -> float:
+    rows = [[order_value(s, p, o) for o in row] for row in card.rows]
+    if p.university or p.ability == "free_arrangement":
+        best = sum(sorted((v for row in rows for v in row), reverse=True)[:3])
+    else:
+        best = sum(max(row) for row in rows)
+    return best + order_value(s, p, card.support)
+
+
+def _settle(s, seat: int) -> None:
+    """Resolve the specialist sourcing a build opened, cheapest source first."""
+    guard = 0
+    while s.stack and s.stack[-1][0] == "spec" and s.stack[-1][1] == seat and guard < 8:
+        guard += 1
+        acts = s.legal_actions()
+        rank = {"own": 0, "skip": 1, "pro": 2, "hire": 3, "super": 4, "overbid": 5, "skip_forced": 6}
+        s.apply(min(acts, key=lambda a: rank.get(a[1], 9)))
+
+
+def action_values(s, seat: int, actions: list) -> list[float]:
+    frame = s.stack[-1]
+    p = s.players[seat]
+    if frame[0] == "card":
+        return [card_value(s, p, s.st.cards[a[1]]) for a in actions]
+    if frame[0] == "order":
+        card = s.st.cards[p.slot]
+        out = []
+        for a in actions:
+            if a[0] == "order":
+                out.append(order_value(s, p, card.rows[a[1]][a[2]]))
+            elif a[0] == "support":
+                out.append(order_value(s, p, card.support) + 0.5)
+            elif a[0] in ("loan", "repay"):
+                pts, penalty = s.rules.game.loan_tiers[a[1]]
+                value = pts * pt_value(s) - penalty
+                out.append(value if a[0] == "loan" else -value - 1.0)
+            else:
+                out.append(0.2)
+        return out
+    if frame[0] == "move" and _rounds_left(s) > 1:
+        # Only the positions change: value the moved worker's new position.
+        base = evaluate(s, seat)
+        now = worker_terms(s, p, p.workers)
+        out = []
+        for a in actions:
+            if a[0] in ("step", "explore", "jump"):
+                ws = p.workers.copy()
+                ws[a[1]] = a[2]
+                out.append(base - now + worker_terms(s, p, ws))
+            elif a[0] == "end":
+                out.append(base)
+            else:
+                nxt = s.clone(log=False)
+                nxt.apply(a)
+                out.append(evaluate(nxt, seat))
+        return out
+    out = []
+    for a in actions:
+        nxt = s.clone(log=False)
+        nxt.apply(a)
+        _settle(nxt, seat)
+        out.append(evaluate(nxt, seat))
+    return out

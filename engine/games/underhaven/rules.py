@@ -1,0 +1,274 @@
+"""The typed rules model of Underhaven (data in data/rules/underhaven/*.toml).
+
+Every entry the rulebook does not give is marked `source = "assumed"`; every interpretation
+is recorded in engine/games/underhaven/RULES.md.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from engine.core.rules import FaultInjection, RulesModel
+
+Source = Literal["rulebook", "assumed"]
+Terrain = Literal["greenery", "mine", "residential", "water", "magma", "tech", "social"]
+Colour = Literal["yellow", "red", "green", "blue"]
+OrderKind = Literal["move", "harvest", "mine", "entertain", "trade", "build", "corp", "gain"]
+Activation = Literal["harvest", "mine", "entertain", "trade", "move", "build", "one_time",
+                     "consultant", "none"]
+Side = Literal["N", "E", "S", "W"]
+
+TERRAINS = ("greenery", "mine", "residential", "water", "magma", "tech", "social")
+COLOURS = ("yellow", "red", "green", "blue")
+
+
+class Goods(RulesModel):
+    """An amount of each resource (a gain or a cost)."""
+
+    money: int = Field(default=0, ge=0)
+    food: int = Field(default=0, ge=0)
+    material: int = Field(default=0, ge=0)
+    pt: int = Field(default=0, ge=0)          # power tokens
+    tg: int = Field(default=0, ge=0)          # trade goods
+    energy: int = Field(default=0, ge=0)
+    morale: int = Field(default=0, ge=0)
+    rep: int = Field(default=0, ge=0)
+
+
+class Order(RulesModel):
+    """One order on an activation card (left side) or a right-side support."""
+
+    kind: OrderKind
+    gain: Goods = Goods()                     # for kind = "gain"
+
+
+class Card(RulesModel):
+    id: str
+    rows: tuple[tuple[Order, Order], tuple[Order, Order], tuple[Order, Order]]
+    support: Order
+    bonus_terrain: Terrain | None = None      # end scoring steps 3 and 4
+    bonus: int = Field(default=0, ge=0)
+    source: Source
+
+
+class Building(RulesModel):
+    id: str
+    name: str
+    terrains: tuple[Terrain, ...] = Field(min_length=1)
+    count: int = Field(ge=0)
+    cost: Goods = Goods()                     # material / money / food / pt
+    workers: int = Field(ge=1)
+    specialists: tuple[Colour, ...] = ()
+    morale: int = Field(default=0, ge=0, le=3)  # required morale level
+    activation: Activation
+    needs_worker: bool = False                # a worker must stand on it to operate
+    gain: Goods = Goods()                     # on activation (or once, for one_time)
+    requires_terrain: Terrain | None = None   # improvement: only with a building of this terrain
+    morale_loss: int = Field(default=0, ge=0)  # pollution when activated
+    move_bonus: int = Field(default=0, ge=0)   # automatic (Move): extra movement
+    units: int = Field(default=0, ge=0)        # one-time: workers/consultants (any mix)
+    specialist_gain: int = Field(default=0, ge=0)  # one-time: permanent specialists
+    free_arrangement: bool = False            # University: arrange activation markers freely
+    trade_twice: bool = False                 # Merchant Guild
+    jetpack: bool = False                     # Jet Pack Magnifier
+    build_twice_money: int = Field(default=-1, ge=-1)   # Construction Molds: build x2 for this Money
+    magma_travel: bool = False                # Lava Crawler: move between explored magma spaces
+    owner_rep: int = Field(default=0, ge=0)   # social: owner's reputation when a rival lands
+    one_per_player: bool = False
+    rep: int = Field(ge=0)                    # reputation when completed (end rep)
+    starting: bool = False                    # a starting building (drawn by a starting card)
+    advanced: bool = False
+    source: Source
+
+
+class Octagon(RulesModel):
+    id: str
+    spaces: tuple[Terrain, Terrain, Terrain, Terrain]   # N, E, S, W before rotation
+    start_building: str | None = None         # starting tiles: the pre-built building
+    start_space: int = Field(default=0, ge=0, le=3)
+    source: Source
+
+
+class StartSlot(RulesModel):
+    col: int = Field(ge=0)
+    line: int = Field(ge=0)
+    edge: Side                                 # where the entrance is attached
+
+
+class Layout(RulesModel):
+    lines: int = Field(ge=1)
+    slot_sets: tuple[tuple[StartSlot, ...], ...]   # "#1", "#2", ... octagon sets
+    source: Source
+
+
+class Board(RulesModel):
+    columns: int = Field(ge=2)
+    max_lines: int = Field(ge=1)
+    layouts: dict[str, Layout]                 # by player count ("2", "3", "4")
+    source: Source
+
+
+class Trapezoid(RulesModel):
+    id: str
+    cluster_bonus: int = Field(default=0, ge=0)
+    end_kind: Literal["none", "per_specialist", "per_majority", "per_building", "flat"] = "none"
+    end_value: int = Field(default=0, ge=0)
+    source: Source
+
+
+class Corporation(RulesModel):
+    name: str
+    colour: Colour
+    specialist: str
+    cards: tuple[Card, ...] = Field(min_length=1)
+    trapezoids: tuple[Trapezoid, ...] = ()
+    focus_terrain: Terrain
+    focus_build_rep: int = Field(ge=0)
+    focus_rival_adjacent_rep: int = Field(ge=0)   # someone else builds next to my focus building
+    focus_adjacent_rival_rep: int = Field(ge=0)   # my new focus building next to a rival's
+    bonus: Literal["energy", "production", "mine_rep", "trade_goods"]
+    source: Source
+
+
+class Ability(RulesModel):
+    id: str
+    text: str
+    value: int = 0
+    source: Source
+
+
+class StartCard(RulesModel):
+    id: str
+    gain: Goods = Goods()
+    workers: int = Field(default=0, ge=0)
+    start_building: bool = False
+    advanced: bool = False
+    source: Source
+
+
+class Mission(RulesModel):
+    id: str
+    kind: Literal["own", "pair", "cluster", "octagons"]
+    terrains: tuple[Terrain, ...] = ()
+    count: int = Field(default=1, ge=1)
+    rep: int = Field(ge=0)
+    source: Source
+
+
+class TradeSpace(RulesModel):
+    id: str
+    kind: Literal["goods_for_pt", "pt_for_goods", "tile", "missions", "card", "first_player",
+                  "corp_goods", "corp_pt", "corp_energy", "energy_for_goods", "goods_for_energy",
+                  "loan", "upgrade"]
+    corp: bool = False                          # a Corp space (only with The Corp action)
+    star: bool = False                          # rolls the turn die
+    pay: Goods = Goods()
+    get: Goods = Goods()
+    module: Literal["basic", "corp_locations", "energy"] = "basic"
+    source: Source
+
+
+class TurnDie(RulesModel):
+    faces: tuple[Goods, Goods, Goods, Goods, Goods, Goods]   # opposite faces: 0-5, 1-4, 2-3
+    track_rounds: dict[str, int]                # rounds without stars, by player count
+    source: Source
+
+
+class Morale(RulesModel):
+    track: int = Field(ge=1)                    # positions 0..track
+    levels: tuple[int, int, int, int]           # position needed for requirement 0..3
+    step_cost: int = Field(ge=0)                # resources per step bought
+    source: Source
+
+
+class Modules(RulesModel):
+    """Advanced game options, each switchable on its own."""
+
+    corp_locations: bool = False
+    focus: bool = False
+    energy: bool = False
+    reputational_income: bool = False
+    advanced_buildings: bool = False
+    raw_start: bool = False
+    crooked_caverns: bool = False
+
+
+class GameRules(RulesModel):
+    start_reputation: int = Field(ge=0)
+    start_pt: int = Field(ge=0)
+    start_workers: int = Field(ge=0)
+    max_workers: int = Field(ge=1)
+    start_consultants: int = Field(ge=0)
+    max_consultants: int = Field(ge=1)
+    professionals: int = Field(ge=1)
+    specialists_per_player: int = Field(ge=0)   # 0 = one per participating player
+    blockers: int = Field(ge=0)                 # unlockable extra specialists
+    track_max: int = Field(ge=1)                # basic tracks 0..5
+    pt_value: int = Field(ge=1)                 # a track reaching 6 becomes a power token
+    move_points: int = Field(ge=1)
+    start_cards_dealt: int = Field(ge=1)
+    start_cards_kept: int = Field(ge=1)
+    hire_cost: int = Field(ge=0)                # Money to the owner
+    hire_slots: int = Field(ge=0)               # hired specialists per owner board
+    bump_rep: int = Field(ge=0)
+    super_specialists: int = Field(ge=0)
+    super_rep_loss: tuple[int, int, int, int, int, int]   # by die value 1..6
+    overbid_pt: int = Field(ge=0)
+    income_per_building: int = Field(ge=0)
+    missions_face_up: int = Field(ge=0)
+    market_cards: int = Field(ge=0)
+    majority_rep: int = Field(ge=0)
+    specialist_rep: int = Field(ge=0)
+    specialist_rep_max: int = Field(ge=0)
+    cluster_max: int = Field(ge=1)
+    resources_per_rep: int = Field(ge=1)
+    focus_income_rep: int = Field(ge=0)
+    loan_tiers: tuple[tuple[int, int], ...] = ()   # (power tokens gained, end penalty)
+    loan_repay_actions: tuple[int, ...] = ()        # actions spent to repay each tier
+    loan_cubes: int = Field(default=4, ge=0)        # cubes per tier at any time
+    upgrades: tuple[tuple[str, str], ...] = ()      # residential upgrades (from, to)
+    source: Source
+
+
+class UnderhavenRules(RulesModel):
+    game: GameRules
+    modules: Modules
+    morale: Morale
+    turn_die: TurnDie
+    board: Board
+    trade_spaces: tuple[TradeSpace, ...] = Field(min_length=1)
+    buildings: tuple[Building, ...] = Field(min_length=1)
+    octagons: tuple[Octagon, ...] = Field(min_length=1)
+    start_tiles: tuple[Octagon, ...] = Field(min_length=1)
+    market_cards: tuple[Card, ...] = Field(min_length=1)
+    start_cards: tuple[StartCard, ...] = Field(min_length=1)
+    missions: tuple[Mission, ...] = Field(min_length=1)
+    abilities: tuple[Ability, ...] = Field(min_length=1)
+    corporations: dict[str, Corporation] = Field(min_length=2)
+    testing: FaultInjection = FaultInjection()            # TEST-ONLY, off by default
+
+    @model_validator(mode="after")
+    def _refs(self):
+        ids = {b.id for b in self.buildings}
+        if len(ids) != len(self.buildings):
+            raise ValueError("buildings: duplicate id")
+        for t in self.start_tiles:
+            if t.start_building is not None and t.start_building not in ids:
+                raise ValueError(f"start_tiles '{t.id}': unknown building '{t.start_building}'")
+        colours = [c.colour for c in self.corporations.values()]
+        if len(set(colours)) != len(colours):
+            raise ValueError("corporations: each needs its own colour")
+        for k, lay in self.board.layouts.items():
+            if lay.lines > self.board.max_lines:
+                raise ValueError(f"board.layouts.{k}: more lines than board.max_lines")
+            for group in lay.slot_sets:
+                for sl in group:
+                    if sl.col >= self.board.columns or sl.line >= lay.lines:
+                        raise ValueError(f"board.layouts.{k}: start slot outside the layout")
+        if len(self.octagons) < self.board.columns * self.board.max_lines:
+            raise ValueError("octagons: fewer tiles than spaces in the largest layout")
+        if self.game.start_cards_kept > self.game.start_cards_dealt:
+            raise ValueError("game.start_cards_kept exceeds game.start_cards_dealt")
+        return self

@@ -1,0 +1,158 @@
+"""The Special Abilities, Corporations' Focus (advanced) and the rules data."""
+
+import pytest
+
+from engine.games.underhaven.play import open_slots
+
+from uh_helpers import explore, only, put
+
+SITE = 8   # N space of octagon 2
+
+
+def _site(s, terrain="greenery"):
+    explore(s, 2, (terrain, "mine", "water", "tech"))
+    p = s.players[0]
+    p.workers[0] = SITE
+    return p
+
+
+def test_building_needs_less_food(make_state):
+    """"When you build, you always build with 2 less Food.\""""
+    s = make_state()
+    p = _site(s)
+    p.ability = "less_food"
+    p.res, p.pt = [2, 0, 1], 0             # Small Farm: 1 Material, 2 Money, 1 Food
+    only(s, ("build", 0))
+    s.apply(("b", "small_farm", SITE))
+    assert p.res == [0, 0, 0]
+
+
+def test_gain_reputation_when_you_build(make_state):
+    s = make_state()
+    p = _site(s)
+    p.ability = "build_rep"
+    p.res = [5, 5, 5]
+    rep = p.rep
+    only(s, ("build", 0))
+    s.apply(("b", "small_farm", SITE))
+    assert p.rep == rep + 2
+
+
+def test_build_one_morale_higher(make_state):
+    """"you can build 1 step higher than your current morale status indicates\""""
+    s = make_state()
+    p = _site(s, "mine")
+    p.res, p.pt, p.morale = [5, 5, 5], 1, 0
+    s.players[1].spec_home = 2
+    assert s.morale_steps(p, 1) == 1
+    p.ability = "morale_plus"
+    assert s.morale_steps(p, 1) == 0 and s.morale_steps(p, 2) == 1
+
+
+def test_build_once_per_turn_without_a_specialist(make_state):
+    s = make_state()
+    p = _site(s)
+    p.ability = "skip_specialist"
+    p.res, p.pt = [5, 5, 5], 0
+    only(s, ("build", 0))
+    s.apply(("b", "large_farm", SITE))
+    assert ("src", "skip", -1) in s.legal_actions()
+    s.apply(("src", "skip", -1))
+    assert "skip_specialist" in p.used
+    assert ("src", "skip", -1) not in s.legal_actions()
+
+
+def test_trade_three_resources_for_a_power_token_once_per_round(make_state):
+    s = make_state()
+    p = s.players[0]
+    p.ability = "pt_trade"
+    p.slot, p.markers, p.used_slots, p.support_pending = p.hand[0], 3, (), False
+    p.res, p.pt = [3, 1, 0], 0
+    only(s, ("order", 0))
+    s.apply(("pt_trade",))
+    assert p.pt == 1 and sum(p.res) == 1
+    assert ("pt_trade",) not in s.legal_actions()
+    from engine.games.underhaven.play import _t_turn
+    _t_turn(s, ("turn", 0))                   # the next round
+    assert "pt_trade" not in p.used
+
+
+def test_arrange_activation_cubes_freely(make_state):
+    s = make_state()
+    p = s.players[0]
+    p.markers, p.used_slots = 3, ()
+    p.ability = "free_arrangement"
+    assert len(open_slots(p)) == 6
+
+
+def test_draw_three_keep_one_when_buying_a_card(make_state):
+    s = make_state()
+    p = s.players[0]
+    p.ability = "card_draw3"
+    p.pt = 2
+    top3 = s.card_deck[-3:][::-1]
+    only(s, ("trade", 0, 1))
+    s.apply(("space", "card"))
+    assert {a[1] for a in s.legal_actions()} == set(top3)
+    s.apply(("keep", top3[1]))
+    assert top3[1] in p.hand and top3[1] in p.secret
+    assert s.card_deck[:2] == [c for c in top3 if c != top3[1]][::-1] or \
+        set(s.card_deck[:2]) == {top3[0], top3[2]}
+
+
+def test_tunnel_requirement_skipped(make_state):
+    s = make_state()
+    p = s.players[0]
+    p.pt = 2
+    only(s, ("tile", 0))
+    near = {a[2] for a in s.legal_actions() if a[0] == "tile"}
+    p.ability = "tunnel_anywhere"
+    anywhere = {a[2] for a in s.legal_actions() if a[0] == "tile"}
+    assert near < anywhere and anywhere == set(s.st.gaps) - set(s.gap)
+
+
+def test_focus_terrain_and_adjacency_reputation(game, rules, make_state):
+    """Corporations' Focus, the Deltas: "Each time they build a MAGMA building, gain 3
+    reputation ... Each time they build a new MAGMA building adjacent to another player's
+    building, gain +2"; a rival building next to it gives them +2."""
+    full = game.load_rules(sets=["modules.focus=true"]).model
+    s = make_state(rules_=full)
+    p, q = s.players[0], s.players[1]         # deltas (magma), threecees (water)
+    explore(s, 2, ("magma", "water", "mine", "tech"))
+    put(s, 9, "amusement_park", 1)            # E space: a rival's water building
+    p.workers[0] = SITE
+    p.res, p.pt = [5, 5, 5], 1
+    rep, qrep = p.rep, q.rep
+    only(s, ("build", 0))
+    s.apply(("b", "goods_smelter", SITE))
+    s.apply(("src", "own", -1))               # the Deltas' own Engineer
+    assert s.bld[SITE] == "goods_smelter"
+    assert p.rep == rep + 3 + 2
+    assert q.rep == qrep + 3                  # the Threecees' water building got a neighbour
+
+
+def test_rules_data_marks_every_entry_and_has_the_components(rules):
+    """Game Components: 32 octagons (8 starting), 24 activation cards + 4 per player set,
+    30 starting resource cards, 40 missions; 10 special abilities; 4 corporations."""
+    assert len(rules.octagons) + len(rules.start_tiles) == 32 and len(rules.start_tiles) == 8
+    assert len(rules.market_cards) == 24 and len(rules.start_cards) == 30
+    assert len(rules.missions) == 40 and len(rules.abilities) == 10
+    assert len(rules.corporations) == 4
+    assert all(len(c.cards) == 4 for c in rules.corporations.values())
+    groups = [rules.buildings, rules.octagons, rules.start_tiles, rules.market_cards,
+              rules.start_cards, rules.missions, rules.abilities, rules.trade_spaces]
+    for group in groups:
+        assert all(e.source in ("rulebook", "assumed") for e in group)
+    assert {b.id for b in rules.buildings} >= {"small_farm", "large_farm", "small_mine",
+                                               "irrigation_system", "amusement_park",
+                                               "merchant_guild", "small_building",
+                                               "large_building", "luxury_villa", "corp_storage",
+                                               "jetpack_magnifier", "university"}
+
+
+@pytest.mark.parametrize("module", ["crooked_caverns"])
+def test_unimplemented_modules_are_a_setup_error(game, module):
+    from engine.core.errors import SetupError
+    r = game.load_rules(sets=[f"modules.{module}=true"]).model
+    with pytest.raises(SetupError, match=module):
+        game.check_setup(r, 3, None, ["deltas", "enigmas", "tectonics"])
