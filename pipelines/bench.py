@@ -1,13 +1,41 @@
-"""`delve bench`: cost per decision and games/s for random and greedy bots, with and without
-move logging, on one and two workers.  Prints ratios, not only bare times."""
+"""`delve bench`: what a decision costs, for every registered game, printed as ratios.
+
+Sections, per game:
+1. engine: cost per decision and games/s for random and greedy bots, move logging on and off,
+   one and two workers (games played in memory, nothing written);
+2. pipeline: random bots with full logging *into DuckDB* (`run_plan` into a temporary
+   database, the writer included), one and two workers: cost per decision, the two-worker
+   speed-up, and the writer's share of the wall time, measured as the time the parent (the
+   only writer) spends inside `Store.write` transactions (open, insert, commit, close)
+   divided by the run's wall time;
+3. memory: a longer run (two workers, `--long-games`) sampling this process's resident set
+   after every chunk: the first-quarter, middle and final RSS and the peak (flat = results are
+   streamed to the database, not accumulated);
+4. `--peer catanatron` (the `[bench]` extra): catanatron's cost per action with 4 random
+   players, measured right after ours in the same process, and the ratio (goal: ours at most
+   one third of catanatron's).
+"""
 
 from __future__ import annotations
 
+import os
+import tempfile
 import time
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from engine.core.errors import DelveError
 
 from .plan import make_plan
-from .runner import ChunkTask, iter_results, make_tasks
+from .runner import ChunkTask, iter_results, make_tasks, run_plan
+from .store import Store
+
+GOAL_PEER_RATIO = 1 / 3
+GOAL_SPEEDUP = 1.8
+GOAL_WRITER_SHARE = 0.05
 
 
 @dataclass
@@ -36,9 +64,17 @@ def _run(tasks: list[ChunkTask], workers: int) -> tuple[int, float]:
     return decisions, time.perf_counter() - t0
 
 
+def _players(game_id: str, players: int) -> int:
+    from engine.core.registry import get_game
+    counts = get_game(game_id).player_counts
+    return players if players in counts else max(counts)
+
+
 def bench(game_id: str = "glimmerdeep", *, games: int = 20, players: int = 4, seed: int = 0,
           bots=("random", "greedy"), workers=(1, 2)) -> list[BenchRow]:
+    """Section 1: the engine alone (nothing written)."""
     rows = []
+    players = _players(game_id, players)
     for bot in bots:
         plan = make_plan(game_id, n_games=games, n_players=players, bots=bot, seed=seed)
         for log in (True, False):
@@ -62,11 +98,8 @@ def format_table(rows: list[BenchRow]) -> str:
     def find(bots, log, w):
         return next((r for r in rows if r.bots == bots and r.log == log and r.workers == w), None)
 
-    import os
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     out.append("")
-    out.append(f"ratios (cpus {os.cpu_count()}, load average {load:.2f}: other work on the "
-               f"machine lowers the 2-worker speedup)")
+    out.append(f"ratios ({_machine()}: other work on the machine lowers the 2-worker speedup)")
 
     def ratio(name, a, b, attr, note):
         if a and b and getattr(b, attr):
@@ -80,3 +113,167 @@ def format_table(rows: list[BenchRow]) -> str:
         ratio(f"{bots}: 2 workers / 1 worker, games/s (log on)", find(bots, True, 2),
               find(bots, True, 1), "games_per_s", "parallel speedup")
     return "\n".join(out)
+
+
+def _machine() -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"cpus {os.cpu_count()}, load average {load:.2f}"
+
+
+# -- section 2 and 3: the whole pipeline into DuckDB --------------------------------------------
+
+@dataclass
+class PipelineRow:
+    workers: int
+    games: int
+    decisions: int
+    wall_s: float
+    write_s: float
+    rss_mb: list[float]
+    log_moves: bool = True
+
+    @property
+    def us_per_decision(self) -> float:
+        return self.wall_s * 1e6 / max(1, self.decisions)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.wall_s if self.wall_s else float("inf")
+
+    @property
+    def writer_share(self) -> float:
+        return self.write_s / self.wall_s if self.wall_s else 0.0
+
+
+def rss_mb() -> float:
+    """This process's resident set size now (Linux /proc; else the peak from getrusage)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:  # pragma: no cover - not Linux
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def pipeline_run(game_id: str, *, games: int, workers: int, players: int = 4, seed: int = 0,
+                 sample_memory: bool = False, log_moves: bool = True) -> PipelineRow:
+    """Random bots, every move logged, written into a fresh temporary DuckDB file."""
+    players = _players(game_id, players)
+    plan = make_plan(game_id, n_games=games, n_players=players, bots="random", seed=seed)
+    rss: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="delve-bench-") as tmp:
+        store = Store(Path(tmp) / "bench.duckdb")
+        store.ensure_schema()  # creating the tables once is not part of a run
+        store.write_s = 0.0
+        t0 = time.perf_counter()
+        summary = run_plan(plan, store, jobs=workers, progress=False, log_moves=log_moves,
+                           on_batch=(lambda s: rss.append(rss_mb())) if sample_memory else None)
+        wall = time.perf_counter() - t0
+    return PipelineRow(workers, games, summary.decisions, wall, summary.write_s, rss,
+                       log_moves)
+
+
+# -- section 4: the peer -------------------------------------------------------------------------
+
+def catanatron_us_per_action(seconds: float) -> tuple[float, int, int]:
+    """catanatron, 4 random players, games for about `seconds`: (µs per action, games,
+    actions).  DelveError if the `[bench]` extra is not installed."""
+    try:
+        from catanatron import Color, Game, RandomPlayer
+    except ImportError:
+        raise DelveError("--peer catanatron needs catanatron: pip install 'delve[bench]' "
+                         "(a benchmark-only extra)") from None
+    colors = (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)
+    Game([RandomPlayer(c) for c in colors], seed=0).play()  # warm-up
+    t0 = time.perf_counter()
+    n = actions = 0
+    while time.perf_counter() - t0 < seconds:
+        game = Game([RandomPlayer(c) for c in colors], seed=n)
+        game.play()
+        actions += len(game.state.actions)
+        n += 1
+    return (time.perf_counter() - t0) * 1e6 / max(1, actions), n, actions
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline_games: int,
+           long_games: int, peer: str | None, peer_seconds: float,
+           echo: Callable[[str], None] = print) -> None:
+    for gid in game_ids:
+        echo(f"== {gid}: engine (in memory, nothing written)")
+        echo(format_table(bench(gid, games=games, players=players, seed=seed)))
+        echo("")
+        echo(f"== {gid}: pipeline, random bots, every move logged into DuckDB (temporary file)")
+        one = pipeline_run(gid, games=pipeline_games, workers=1, players=players, seed=seed)
+        two = pipeline_run(gid, games=pipeline_games, workers=2, players=players, seed=seed)
+        lean = pipeline_run(gid, games=pipeline_games, workers=2, players=players, seed=seed,
+                            log_moves=False)
+        echo(f"  {'workers':>7} {'games':>7} {'decisions':>10} {'us/decision':>12} "
+             f"{'games/s':>9} {'writer share':>13}  moves")
+        for r in (one, two, lean):
+            echo(f"  {r.workers:>7} {r.games:>7} {r.decisions:>10} {r.us_per_decision:>12.1f} "
+                 f"{r.games_per_s:>9.1f} {r.writer_share:>12.1%}  "
+                 f"{'logged' if r.log_moves else 'not logged (--no-log-moves)'}")
+        speedup = two.games_per_s / one.games_per_s
+        echo(f"  2 workers / 1 worker, games/s (DuckDB incl.)   {speedup:6.2f}x  "
+             f"(goal >= {GOAL_SPEEDUP}x; {_machine()})")
+        echo(f"  writer share of wall time, 2 workers           {two.writer_share:6.1%}   "
+             f"(goal < {GOAL_WRITER_SHARE:.0%}; time inside Store.write / run wall time)")
+        if long_games:
+            echo("")
+            echo(f"== {gid}: memory over a run of {long_games} games (2 workers, DuckDB), "
+                 f"this process's RSS after each chunk")
+            long = pipeline_run(gid, games=long_games, workers=2, players=players, seed=seed,
+                                sample_memory=True)
+            rss = long.rss_mb or [rss_mb()]
+            q = rss[len(rss) // 4]
+            echo(f"  RSS MB: first quarter {q:.0f}, middle {rss[len(rss) // 2]:.0f}, end "
+                 f"{rss[-1]:.0f}, peak {max(rss):.0f}; end / first quarter "
+                 f"{rss[-1] / q:.2f}x ({'flat' if rss[-1] / q < 1.15 else 'GROWING'}); "
+                 f"{long.games_per_s:.0f} games/s, writer share {long.writer_share:.1%}")
+        if peer:
+            echo("")
+            echo(f"== {gid} vs {peer}, measured back to back in this process")
+            ours = pipeline_run(gid, games=pipeline_games, workers=1, players=players,
+                                seed=seed + 1)
+            theirs, n, actions = catanatron_us_per_action(peer_seconds)
+            ratio = ours.us_per_decision / theirs
+            echo(f"  {gid}: {ours.us_per_decision:.1f} us per decision (random bots, 1 worker, "
+                 f"every move logged into DuckDB)")
+            echo(f"  catanatron: {theirs:.1f} us per action (4 random players, {n} games, "
+                 f"{actions} actions, nothing written)")
+            echo(f"  ratio {gid} / catanatron: {ratio:.2f}x  (goal <= {GOAL_PEER_RATIO:.2f}x: "
+                 f"{'met' if ratio <= GOAL_PEER_RATIO else 'NOT met'})")
+        echo("")
+
+
+@click.command("bench")
+@click.option("--game", "game_ids", multiple=True,
+              help="A registered game (repeatable; default: every registered game).")
+@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
+              help="Games per engine configuration (section 1).")
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--pipeline-games", type=click.IntRange(min=1), default=300, show_default=True,
+              help="Games of each DuckDB pipeline run (section 2).")
+@click.option("--long-games", type=click.IntRange(min=0), default=0, show_default=True,
+              help="Games of the memory run (section 3; 0 = skip, e.g. 100000).")
+@click.option("--peer", type=click.Choice(["catanatron"]), default=None,
+              help="Also run this peer in the same process window and print the ratio.")
+@click.option("--peer-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True)
+def bench_command(game_ids, games, players, seed, pipeline_games, long_games, peer,
+                  peer_seconds):
+    """Cost per decision, games/s, the 2-worker speed-up, the writer's share and memory, for
+    every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron."""
+    from engine.core.registry import builtin_games, get_game
+    ids = list(game_ids) or sorted(builtin_games())
+    for gid in ids:
+        get_game(gid)  # an unknown game is a user error, before anything runs
+    if peer:
+        import importlib.util
+        if importlib.util.find_spec("catanatron") is None:
+            raise DelveError("--peer catanatron needs catanatron: pip install 'delve[bench]' "
+                             "(a benchmark-only extra)")
+    report(ids, games=games, players=players, seed=seed, pipeline_games=pipeline_games,
+           long_games=long_games, peer=peer, peer_seconds=peer_seconds, echo=click.echo)

@@ -182,3 +182,18 @@ def stored_rules(game: Game, rules_json: str) -> LoadedRules:
 
 def map_str(values) -> list[str]:
     return [str(v) for v in values]
+
+
+def plan_from_run(row: dict) -> Plan:
+    """The plan of a stored run (its `runs` row): the same games, seeds, seats and maps, with
+    the run's stored effective rules (so resuming or reproducing never reloads the files)."""
+    import json
+    cfg = json.loads(row["config"] or "{}")
+    game = import_game(row["game"], cfg.get("game_modules", ()))
+    plan = make_plan(game.id, n_games=int(row["n_games"]), n_players=int(cfg["players"]),
+                     bots=cfg["bots"], seed=int(row["seed"]), map=cfg.get("map"),
+                     factions=cfg.get("factions", "rotate"),
+                     rules=stored_rules(game, row["rules"]))
+    plan.variants = tuple(cfg.get("variants", ()))
+    plan.sets = tuple(cfg.get("sets", ()))
+    return plan

@@ -50,14 +50,30 @@ def load_game_rows(db, run: str, game_id: int):
                        [rid, game_id])
         scores = _fetch(con, "SELECT * FROM score_events WHERE run_id = ? AND game_id = ? "
                              "ORDER BY step, seat, category", [rid, game_id])
+    if not games and 0 <= game_id < int(run_row["n_games"] or 0):
+        raise GameNotStored(f"Run '{rid}' has no game {game_id} stored in '{db}'")
     if not games:
         raise DelveError(f"Run '{rid}' has no game {game_id} in database '{db}': expected a "
                          f"game_id from 0 to {run_row['n_games'] - 1}")
     return run_row, games[0], players, moves, scores
 
 
+class GameNotStored(DelveError):
+    """A planned game that is not in the database (it raised, or the run was interrupted)."""
+
+
 def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> ReplayResult:
-    run_row, grow, players, db_moves, db_scores = load_game_rows(db, run, game_id)
+    try:
+        run_row, grow, players, db_moves, db_scores = load_game_rows(db, run, game_id)
+    except GameNotStored as exc:  # reproduce it: play it again from its seed, here
+        from .runner import reproduce_game
+        echo(f"{exc}: it raised or was not played yet. Playing it again from its seed ...")
+        spec, rec = reproduce_game(db, run, game_id)  # a game that raises raises again here
+        echo(f"Game {game_id} (seed {spec.seed}) now plays to the end without error "
+             f"({rec.game['steps']} steps, scores {[p['score'] for p in rec.players]}).")
+        res = ReplayResult(resolve_run(db, run)["run_id"], game_id, n_moves=rec.game["steps"])
+        res.mismatches.append(f"game {game_id} is not in the database: resume the run to store it")
+        return res
     config = json.loads(run_row["config"] or "{}")
     game = import_game(run_row["game"], config.get("game_modules", ()))
     model = validate(game.rules_model, json.loads(run_row["rules"]))

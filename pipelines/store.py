@@ -37,6 +37,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("error", "VARCHAR"), ("n_players", "INTEGER"), ("bots", "VARCHAR"),
         ("factions", "VARCHAR"), ("map", "VARCHAR"), ("sets", "JSON"),
         ("games_done", "INTEGER"), ("wall_s", "DOUBLE"),
+        ("paired_with", "VARCHAR"), ("sweep_id", "VARCHAR"),  # what-if lab (pipelines/paired.py)
     ),
     "games": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seed", "UBIGINT"),
@@ -47,7 +48,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
     "players": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seat", "INTEGER"),
         ("faction", "VARCHAR"), ("bot", "VARCHAR"), ("score", "INTEGER"), ("rank", "INTEGER"),
-        ("won", "BOOLEAN"),
+        ("won", "BOOLEAN"), ("ability", "VARCHAR"),
     ),
     "moves": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"), ("round", "INTEGER"),
@@ -72,6 +73,23 @@ _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
 # The batch columns a worker produces (everything but run_id, which the writer adds).
 BATCH_TABLES = ("games", "players", "moves", "score_events")
 
+# Primary keys: a game (and each of its seats) can be in a run only once, so a resumed or
+# re-sent chunk can never duplicate one.  Moves and score events are written in the same
+# transaction as their game's row, so the games key covers them too.
+PRIMARY_KEYS: dict[str, tuple[str, ...]] = {
+    "runs": ("run_id",),
+    "games": ("run_id", "game_id"),
+    "players": ("run_id", "game_id", "seat"),
+    "map_cells": ("game", "map", "cell"),
+}
+
+
+class StoreError(DelveError):
+    """The database cannot be written (disk full, read-only, damaged, an old incompatible
+    schema).  Not the user's input, so exit code 1; the message names the file."""
+
+    exit_code = 1
+
 
 def arrow_schema(table: str, *, with_run_id: bool = False) -> pa.Schema:
     cols = SCHEMA[table]
@@ -81,10 +99,12 @@ def arrow_schema(table: str, *, with_run_id: bool = False) -> pa.Schema:
 
 
 def to_arrow(table: str, columns: dict[str, list]) -> pa.Table:
-    """Columns (dict of lists) -> an Arrow table with the contract's types."""
+    """Columns (dict of lists) -> an Arrow table with the contract's types.  A column added
+    to the schema that the producer does not give is NULL."""
     schema = arrow_schema(table, with_run_id="run_id" in columns)
-    return pa.table({f.name: pa.array(columns[f.name], type=f.type) for f in schema},
-                    schema=schema)
+    n = len(next(iter(columns.values()), []))
+    return pa.table({f.name: pa.array(columns[f.name], type=f.type) if f.name in columns
+                     else pa.nulls(n, type=f.type) for f in schema}, schema=schema)
 
 
 def _jitter() -> float:
@@ -179,14 +199,22 @@ class Store:
         self.path = check_db_path(db)
         self.lock_timeout = lock_timeout
         self._ready = False
+        self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
     def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One short write transaction: open (retrying on lock), yield, commit, close."""
-        if not self._ready:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        con = _retrying_connect(str(self.path), read_only=False, timeout=self.lock_timeout)
+        """One short write transaction: open (retrying on lock), yield, commit, close.
+
+        A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
+        back, so the games written before stay whole, and raises StoreError naming the file."""
+        t0 = time.perf_counter()
+        try:
+            if not self._ready:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = _retrying_connect(str(self.path), read_only=False, timeout=self.lock_timeout)
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
         try:
             if not self._ready:
                 self._create(con)
@@ -195,28 +223,71 @@ class Store:
             try:
                 yield con
             except BaseException:
-                con.rollback()
+                with contextlib.suppress(duckdb.Error):
+                    con.rollback()
                 raise
-            con.commit()
+            try:
+                con.commit()
+            except duckdb.TransactionException as exc:  # e.g. the WAL cannot be written
+                raise self._io_error(exc) from None
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
         finally:
-            con.close()
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+            self.write_s += time.perf_counter() - t0
+
+    def _io_error(self, exc: BaseException) -> StoreError:
+        text = " ".join(str(exc).split())
+        if isinstance(exc, OSError) and exc.strerror:
+            text = exc.strerror
+        return StoreError(f"Cannot write to database '{self.path}' (--db): {text}. The "
+                          f"transaction was rolled back: the games written before are intact.")
 
     @contextlib.contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
         with connect_read(self.path, timeout=self.lock_timeout) as con:
             yield con
 
-    @staticmethod
-    def _create(con: duckdb.DuckDBPyConnection) -> None:
-        for table, cols in SCHEMA.items():
-            con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # names are constants, not input
-                        + ", ".join(f"{n} {t}" for n, t in cols) + ")")
-            have = {r[0] for r in con.execute(
-                "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
-                [table]).fetchall()}
-            for name, typ in cols:  # older databases get the added columns
-                if name not in have:
-                    con.execute(f"ALTER TABLE {table} ADD COLUMN {name} {typ}")
+    def _create(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Create the tables, or bring an older database up to date: add the columns added
+        since (NULL in its old rows) and the primary keys.  Old rows are never rewritten, and
+        it is one transaction: a database that cannot be upgraded is left as it was."""
+        con.begin()
+        try:
+            for table, cols in SCHEMA.items():
+                key = PRIMARY_KEYS.get(table)
+                pk = f", PRIMARY KEY ({', '.join(key)})" if key else ""
+                con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # constants, not input
+                            + ", ".join(f"{n} {t}" for n, t in cols) + pk + ")")
+                have = {r[0] for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                    [table]).fetchall()}
+                for name, typ in cols:  # older databases get the added columns
+                    if name not in have:
+                        con.execute(f"ALTER TABLE {table} ADD COLUMN {name} {typ}")
+                if key and not con.execute(
+                        "SELECT count(*) FROM duckdb_constraints() WHERE table_name = ? "
+                        "AND constraint_type = 'PRIMARY KEY'", [table]).fetchone()[0]:
+                    self._add_key(con, table, key)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.rollback()
+            raise
+        con.commit()
+
+    def _add_key(self, con, table: str, key: tuple[str, ...]) -> None:
+        cols = ", ".join(key)
+        dup = con.execute(f"SELECT {cols}, count(*) FROM {table} GROUP BY ALL "
+                          f"HAVING count(*) > 1 LIMIT 1").fetchone()
+        if dup is not None:
+            example = ", ".join(f"{k}={v!r}" for k, v in zip(key, dup))
+            raise StoreError(
+                f"Database '{self.path}' (--db) was written by an older Delve without keys and "
+                f"its table '{table}' holds duplicate rows ({example}: {dup[-1]} times), so the "
+                f"key ({cols}) cannot be added. Nothing was changed: simulate into a new --db, or "
+                f"delete the duplicates of that run first.")
+        con.execute(f"ALTER TABLE {table} ADD PRIMARY KEY ({cols})")
 
     def ensure_schema(self) -> None:
         with self.write():
@@ -258,7 +329,13 @@ class Store:
         n = batch["games"].num_rows
         with self.write() as con:
             for table in BATCH_TABLES:
-                self._insert(con, table, batch[table], run_id)
+                try:
+                    self._insert(con, table, batch[table], run_id)
+                except duckdb.ConstraintException as exc:
+                    raise StoreError(
+                        f"Run '{run_id}' already has some of these games in '{self.path}' "
+                        f"({' '.join(str(exc).split())}): is another process resuming the same "
+                        f"run? Nothing of this chunk was written.") from None
             con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ? WHERE run_id = ?",
                         [n, run_id])
         return n

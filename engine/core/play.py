@@ -17,19 +17,43 @@ class GameRecord:
     scores: dict          # columns of `score_events`
 
 
+class InjectedFault(RuntimeError):
+    """Raised by a game chosen in the rules' test-only `testing.raise_in_games`."""
+
+
 def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | None = None,
-              log: bool = True, max_steps: int = 100_000) -> GameRecord:
+              log: bool = True, max_steps: int = 100_000,
+              game_index: int | None = None) -> GameRecord:
+    """Play one game.  `game_index` (the game's index in its run) only matters to the
+    test-only fault injection of the rules (`testing.raise_in_games`, off by default)."""
     from ..bots import make_bot
 
     t0 = time.perf_counter()
+    fault = getattr(rules, "testing", None)
+    fail_at = fault.after_steps if fault is not None and game_index in fault.raise_in_games \
+        else max_steps + 1
     state = game.new_game(rules, seats, seed, map=map, log=log)
     bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
     observe = game.observe
+    # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
+    # list `legal_actions()` just returned for this decision.
+    apply_legal = getattr(state, "apply_legal", None)
     while not state.is_over():
         seat = state.to_move()
-        state.apply(bots[seat].choose(observe(state, seat), seat))
-        if state.step > max_steps:
-            raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {max_steps} steps")
+        bot = bots[seat]
+        if getattr(bot, "legal_only", False):  # needs only its seat's legal decisions
+            actions = state.legal_actions()
+            if apply_legal is not None:  # the game checks legality against this same list
+                apply_legal(bot.pick(actions), actions)
+            else:
+                state.apply(bot.pick(actions))
+        else:
+            state.apply(bot.choose(observe(state, seat), seat))
+        if state.step >= fail_at:
+            if state.step > max_steps:
+                raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {max_steps} steps")
+            raise InjectedFault(f"{game.id}: game {game_index} (seed {seed}) raised on purpose "
+                                f"after {state.step} steps (rules testing.raise_in_games)")
     results = state.result()
     wall_ms = (time.perf_counter() - t0) * 1000.0
     winners = [r.seat for r in results if r.won]
@@ -39,6 +63,9 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
         "winner_seat": winners[0] if len(winners) == 1 else (winners[0] if winners else None),
         "ended_by": state.ended_by, "wall_ms": wall_ms,
     }
+    # A second, seat-level asymmetry a game may declare (e.g. Underhaven's special abilities).
+    abilities = getattr(state, "seat_abilities", None)
     players = [{"seat": r.seat, "faction": seats[r.seat].faction, "bot": seats[r.seat].bot,
-                "score": r.score, "rank": r.rank, "won": r.won} for r in results]
+                "score": r.score, "rank": r.rank, "won": r.won,
+                "ability": abilities[r.seat] if abilities else None} for r in results]
     return GameRecord(row, players, state.log.moves(), state.log.scores())

@@ -48,8 +48,25 @@ class LoadedRules:
         return rules_hash(self.model)
 
 
+class FaultInjection(RulesModel):
+    """TEST-ONLY fault injection, off by default (a game's rules model may declare it as
+    `testing: FaultInjection = FaultInjection()`).  The games whose index in the run is listed
+    in `raise_in_games` raise `InjectedFault` after `after_steps` decisions, so the pipeline's
+    fault tests can prove that one failing game loses nothing else.  Never set in real rules;
+    left at its default it is not part of the canonical rules, so it changes no rules hash."""
+
+    raise_in_games: tuple[int, ...] = ()
+    after_steps: int = 5
+
+
 def canonical_json(model: BaseModel) -> str:
-    return json.dumps(model.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+    doc = model.model_dump(mode="json")
+    if doc.get("testing") == _NO_FAULTS:  # the test-only block at its default is not a rule
+        del doc["testing"]
+    return json.dumps(doc, sort_keys=True, separators=(",", ":"))
+
+
+_NO_FAULTS = FaultInjection().model_dump(mode="json")
 
 
 def rules_hash(model: BaseModel) -> str:

@@ -161,6 +161,26 @@ def _placements(board: Board, cells, partial: bool) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
+_BY_CELL: dict[int, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
+
+
+def placements_by_cell(placements: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
+    """For each space, the indices (into `placements`) of the placements that cover it.
+    Built once per placements tuple (they are cached per board and shape)."""
+    hit = _BY_CELL.get(id(placements))
+    if hit is not None and hit[0] is placements:
+        return hit[1]
+    index: dict[int, list[int]] = {}
+    for i, m in enumerate(placements):
+        for c in bits(m):
+            index.setdefault(c, []).append(i)
+    frozen = {c: tuple(v) for c, v in index.items()}
+    if len(_BY_CELL) > 1024:
+        _BY_CELL.clear()
+    _BY_CELL[id(placements)] = (placements, frozen)  # holding the tuple keeps its id unique
+    return frozen
+
+
 @lru_cache(maxsize=256)
 def footprints(board: Board, size: tuple[int, int]) -> tuple[int, ...]:
     """Rectangles of the given size, either orientation, inside the map."""

@@ -13,7 +13,8 @@ from engine.core.events import NULL_LOG, EventLog
 from engine.core.rng import chance_rng
 
 from . import scoring
-from .board import Board, bits, build_board, components, footprints, shape_placements
+from .board import (Board, bits, build_board, components, footprints, placements_by_cell,
+                    shape_placements)
 from .economy import BASE, settle
 from .factions import FactionPlay, faction_play
 from .state import GEM, GOLD, IRON, RES, RES_INDEX, Player
@@ -158,10 +159,17 @@ class GlimmerdeepState:
         return _LEGAL[frame[0]](self, frame)
 
     def apply(self, action) -> None:
+        self.apply_legal(action, None)
+
+    def apply_legal(self, action, legal: list | None) -> None:
+        """`apply`, given the list `legal_actions()` returned for this very decision (nothing
+        changed since), so that the legality check need not compute it again."""
         if self.over or not self.stack:
             raise IllegalAction(f"the game is over; cannot apply {action!r}")
         frame = self.stack[-1]
-        if action not in _LEGAL[frame[0]](self, frame):
+        if legal is None:
+            legal = _LEGAL[frame[0]](self, frame)
+        if action not in legal:
             raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
         self.step += 1
         self._log_move(frame, action)
@@ -505,11 +513,21 @@ _TASKS = {"round_start": _t_round_start, "flip": _t_flip, "excavation_end": _t_e
 
 # ====================================================================== frames
 def _dig_options(s: GlimmerdeepState, p: Player, masks) -> list[tuple]:
+    """The placements of a shape that touch the player's reach, avoid forbidden spaces and
+    mark at least one new space; placements gaining the same new spaces are one decision.
+
+    Only placements covering a *frontier* space (reachable, not yet excavated, not forbidden)
+    are looked at: a placement is connected, so if it touches the reach (the excavation and
+    its neighbours, or the whole map) and marks a new space, one of its new spaces is on the
+    frontier.  Candidates are visited in placement order, so the options keep their order."""
     forbid = s.forbidden(p)
-    reach = s.reach(p)
     keep = ~p.exc
-    # Placements gaining the same new spaces are one decision (dict keeps the first order).
-    news = dict.fromkeys(m & keep for m in masks if m & reach and not m & forbid)
+    frontier = s.reach(p) & keep & ~forbid
+    by_cell = placements_by_cell(masks)
+    candidates: set[int] = set()
+    for c in bits(frontier):
+        candidates.update(by_cell.get(c, ()))
+    news = dict.fromkeys(m & keep for i in sorted(candidates) if not (m := masks[i]) & forbid)
     news.pop(0, None)
     return [("dig", new) for new in news]
 

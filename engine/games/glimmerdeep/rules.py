@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from engine.core.rules import RulesModel
+from engine.core.rules import FaultInjection, RulesModel
 
 Source = Literal["rulebook", "assumed"]
 Resource = Literal["iron", "gold", "gem"]
@@ -178,6 +178,7 @@ class GlimmerdeepRules(RulesModel):
     maps: tuple[GameMap, ...] = Field(min_length=1)
     solo_cards: tuple[SoloCard, ...] = ()
     factions: dict[str, Faction] = Field(min_length=1)   # by faction id
+    testing: FaultInjection = FaultInjection()            # TEST-ONLY, off by default
 
     @model_validator(mode="after")
     def _refs(self):
