@@ -17,7 +17,7 @@ from engine.core.events import EventLog
 from engine.core.protocol import Game, MapCell, SeatResult
 from engine.core.registry import register
 from engine.core.rng import chance_rng
-from engine.core.rules import RulesModel, load_rules
+from engine.core.rules import FaultInjection, RulesModel, load_rules
 
 RULES_DIR = Path(__file__).resolve().parent / "toy_rules"
 KINDS = ("dirt", "iron", "gold")
@@ -50,6 +50,7 @@ class ToyRules(RulesModel):
     costs: ToyCosts
     factions: tuple[ToyFaction, ...]
     maps: tuple[ToyMap, ...]
+    testing: FaultInjection = FaultInjection()   # test-only fault injection, off by default
 
 
 class ToyState:

@@ -1,0 +1,111 @@
+"""Checks: design checks of one run, each flag with its evidence (pipelines.design_checks).
+
+Rarely chosen actions and catalogue entries (cards, buildings...), games hitting a turn limit
+or stalling, dominant openings; and, on request, an ablation run (the run's games replayed
+without one entry, paired) whose comparison flags the factions whose balance changes.
+The selected run lives in the URL (?run=RUN_ID).
+"""
+
+from __future__ import annotations
+
+import json
+
+import polars as pl
+import streamlit as st
+
+from dashboard import ui, whatif_jobs
+from dashboard import whatif_queries as wq
+
+JOB_KEY = "checks_job"
+
+db = ui.db_path()
+st.title("Checks")
+
+runs = ui.load(wq.runs, str(db))
+if runs is None:
+    st.stop()
+if runs.is_empty():
+    ui.show_no_runs(db)
+    st.stop()
+done = runs.filter(pl.col("status") == "done")
+if done.is_empty():
+    st.info("No finished run yet.")
+    st.stop()
+ids = done["run_id"].to_list()
+by_id = {r["run_id"]: r for r in done.iter_rows(named=True)}
+wanted = st.query_params.get("run")
+run_id = st.selectbox("Run", ids, index=ids.index(wanted) if wanted in ids else 0,
+                      format_func=lambda r: f"{by_id[r]['label'] or by_id[r]['variant']} · "
+                                            f"{by_id[r]['game']} · {r}", key="checks_run")
+if st.query_params.get("run") != run_id:
+    st.query_params["run"] = run_id
+
+rep = ui.load(wq.checks, str(db), run_id)
+if rep is None:
+    st.stop()
+if isinstance(rep, str):
+    st.error(rep)
+    st.stop()
+
+flagged = rep.flagged
+st.metric("flags", len(flagged))
+findings = pl.DataFrame([{"flag": "⚑" if f.flagged else "ok", "check": f.check,
+                          "subject": f.subject, "evidence": f.evidence} for f in rep.findings])
+st.container(key="checks_findings").dataframe(findings, hide_index=True, use_container_width=True)
+
+with st.expander("Choices: actions and catalogue entries"):
+    st.dataframe(rep.tables["choices"], hide_index=True)
+with st.expander("Openings: each seat's first decision"):
+    st.dataframe(rep.tables["openings"], hide_index=True)
+with st.expander("How games ended"):
+    st.dataframe(rep.tables["length"], hide_index=True)
+
+# -- ablation -------------------------------------------------------------------------------------
+
+st.header("Ablation", divider="gray")
+st.caption("Replay this run's games without one card or building (paired: same seeds and "
+           "seats) and test whether any faction's win rate changes (Holm-corrected).")
+from pipelines.design_checks import catalogue  # noqa: E402
+
+cat = catalogue(json.loads(rep.run["rules"] or "{}"))
+entry_ids = [f"{c}.{i}" for c, i in cat]
+job = st.session_state.get(JOB_KEY)
+if entry_ids:
+    choice = st.selectbox("Entry to remove", entry_ids, key="checks_ablate_entry")
+    if st.button("Run ablation", key="checks_ablate", disabled=job is not None):
+        entry = choice.rsplit(".", 1)[1]
+        args = ["checks", run_id, "--ablate", entry, "--db", str(db)]
+        st.session_state[JOB_KEY] = whatif_jobs.launch("ablation", args, db, {"entry": entry})
+        st.rerun()
+else:
+    st.caption("The rules of this game have no catalogue of cards or buildings to remove.")
+
+
+@st.fragment(run_every=1.0)
+def _ablation_progress():
+    job = st.session_state.get(JOB_KEY)
+    if job is None:
+        return
+    rc = job.returncode()
+    if rc is None:
+        st.progress(0.5, text=f"ablation without {job.info['entry']}: running…")
+        return
+    st.session_state[JOB_KEY] = None
+    st.session_state["checks_ablation_log"] = (rc, job.log_tail(40))
+    st.cache_data.clear()
+    st.rerun()
+
+
+_ablation_progress()
+if st.session_state.get("checks_ablation_log"):
+    rc, log = st.session_state["checks_ablation_log"]
+    (st.success if rc == 0 else st.error)(f"Ablation finished (exit code {rc}).")
+    st.code("\n".join(l for l in log.splitlines() if "ablation" in l or "Error" in l) or log,
+            language=None)
+
+ablations = runs.filter(pl.col("paired_with") == run_id)
+ablations = ablations.filter(pl.col("config").str.contains('"ablate"'))
+if ablations.height:
+    st.markdown("**Ablation runs of this run** (open one on the What-if page to see the full "
+                "comparison)")
+    st.dataframe(ablations.select("run_id", "variant", "n_games", "status"), hide_index=True)

@@ -1,0 +1,307 @@
+"""What-if: change rule values, launch a paired run, read whether it helped.
+
+1. Pick a base run.  2. Edit rule values in a form generated from the game's rules model
+(pipelines.rules_form); every value is validated like a variant file, errors name the path.
+3. Name the variant and launch `delve simulate GAME --paired-with BASE --variant FILE` in the
+background; its progress shows live.  4. The result opens as a comparison (the URL holds
+?a=RUN_A&b=RUN_B, so it can be shared): win rate and score differences per faction and seat
+with 95% intervals and Holm-corrected p-values, score categories, game length, the heatmap
+difference.  Sweeps (`delve sweep`, `delve balance`) are drawn as win rate against the value.
+No value typed here is evaluated as code: numbers come from number widgets, the rest is parsed
+as a TOML literal.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import streamlit as st
+
+from dashboard import ui, whatif_charts, whatif_jobs
+from dashboard import whatif_queries as wq
+from engine.core.errors import DelveError
+
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
+JOB_KEY = "whatif_job"
+CHANGES_KEY = "whatif_changes"
+OPEN_KEY = "whatif_open"
+
+db = ui.db_path()
+st.title("What-if")
+
+runs = ui.load(wq.runs, str(db))
+if runs is None:
+    st.stop()
+if runs.is_empty():
+    ui.show_no_runs(db)
+    st.stop()
+
+by_id = {r["run_id"]: r for r in runs.iter_rows(named=True)}
+done_ids = [r["run_id"] for r in runs.iter_rows(named=True) if r["status"] == "done"]
+
+
+def _describe(run_id: str) -> str:
+    r = by_id[run_id]
+    extra = f" · paired with {r['paired_with']}" if r.get("paired_with") else ""
+    return f"{r['label'] or r['variant'] or 'base'} · {r['game']} · {r['n_games']} games · {run_id}{extra}"
+
+
+# -- 1. base run and rule changes -------------------------------------------------------------------
+
+st.header("Change the rules", divider="gray")
+if not done_ids:
+    st.info("No finished run yet: a what-if needs a finished base run to replay.")
+    st.stop()
+wanted = st.query_params.get("base")
+base_id = st.selectbox("Base run", done_ids, format_func=_describe, key="whatif_base",
+                       index=done_ids.index(wanted) if wanted in done_ids else 0)
+base = ui.load(wq.base_rules, str(db), base_id)
+if base is None:
+    st.stop()
+if isinstance(base, str):
+    st.error(base)
+    st.stop()
+game_id, rules_doc, base_variants, base_sets = base
+
+from engine.core.registry import get_game  # noqa: E402
+from pipelines import rules_form as rf  # noqa: E402
+
+model_cls = get_game(game_id).rules_model
+changes: dict[str, dict] = st.session_state.setdefault(CHANGES_KEY, {})
+changes = changes.setdefault(base_id, {})          # dotted path -> {"path": tuple, "value": v}
+
+left, right = st.columns(2)
+section = left.selectbox("Rules section", rf.sections(model_cls), key="whatif_section")
+entry_ids = rf.entries(model_cls, rules_doc, section)
+entry = right.selectbox("Entry", entry_ids, key="whatif_entry") if entry_ids else None
+fields = rf.leaves(model_cls, rules_doc, section, entry)
+
+with st.form("whatif_form", border=True):
+    st.caption("Values of the base run's rules. Change any, then **Apply**; the changes collect "
+               "below and are validated like a variant file.")
+    widgets = {}
+    for i, leaf in enumerate(fields):
+        key = f"whatif_field::{leaf.dotted}"
+        cur = changes.get(leaf.dotted, {}).get("value", leaf.value)
+        label = leaf.dotted
+        help_ = leaf.hint or None
+        if leaf.kind == "int":
+            widgets[leaf.dotted] = st.number_input(label, value=int(cur), step=1, key=key, help=help_)
+        elif leaf.kind == "float":
+            widgets[leaf.dotted] = st.number_input(label, value=float(cur), key=key, help=help_)
+        elif leaf.kind == "bool":
+            widgets[leaf.dotted] = st.checkbox(label, value=bool(cur), key=key, help=help_)
+        elif leaf.kind == "choice":
+            opts = list(leaf.choices)
+            widgets[leaf.dotted] = st.selectbox(label, opts, index=opts.index(cur) if cur in opts
+                                                else 0, key=key, help=help_)
+        elif leaf.kind == "str":
+            widgets[leaf.dotted] = st.text_input(label, value=str(cur), key=key, help=help_)
+        else:
+            widgets[leaf.dotted] = st.text_input(label, value=rf.toml_value(cur), key=key,
+                                                 help=help_)
+    applied = st.form_submit_button("Apply", type="primary", key="whatif_apply")
+
+if applied:
+    problems = []
+    for leaf in fields:
+        try:
+            value = rf.parse_value(leaf, widgets[leaf.dotted])
+        except DelveError as exc:
+            problems.append(str(exc))
+            continue
+        if value != leaf.value:
+            changes[leaf.dotted] = {"path": leaf.path, "value": value}
+        else:
+            changes.pop(leaf.dotted, None)
+    for p in problems:
+        st.error(p)
+
+
+def _validate(chg: dict) -> tuple[str | None, str | None]:
+    """(patch TOML, None) if the changed rules are valid, else (None, message naming the path)."""
+    import tempfile
+
+    patch = rf.build_patch(rules_doc, {c["path"]: c["value"] for c in chg.values()})
+    text = rf.to_toml(patch, f"What-if over run {base_id}")
+    game = get_game(game_id)
+    with tempfile.TemporaryDirectory() as tmp:
+        f = Path(tmp) / "whatif.toml"
+        f.write_text(text)
+        try:
+            game.load_rules(variants=(*base_variants, str(f)), sets=tuple(base_sets))
+        except DelveError as exc:
+            field = getattr(exc, "field", "")
+            expected = getattr(exc, "expected", str(exc))
+            return None, (f"`{field}`: {expected}" if field else expected)
+    return text, None
+
+
+patch_text, error = (None, None)
+st.subheader("Changes")
+if changes:
+    st.container(key="whatif_changes_table").dataframe(
+        pl.DataFrame({"path": list(changes),
+                      "new value": [rf.toml_value(c["value"]) for c in changes.values()]}),
+        hide_index=True)
+    patch_text, error = _validate(changes)
+    if error:
+        st.error(f"These rules are not valid: {error}", icon="🚫")
+    if st.button("Clear the changes", key="whatif_clear"):
+        changes.clear()
+        st.rerun()
+else:
+    st.caption("No change yet.")
+
+# -- 2. launch ----------------------------------------------------------------------------------------
+
+st.header("Launch a paired run", divider="gray")
+name = st.text_input("Variant name", key="whatif_name", placeholder="e.g. cheap_forges",
+                     help="1-40 letters, digits, '_', '-' or '.'")
+jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
+                       key="whatif_jobs")
+job = st.session_state.get(JOB_KEY)
+name_ok = bool(NAME_RE.match(name or ""))
+if name and not name_ok:
+    st.error(f"Variant name '{name}': expected 1-40 letters, digits, '_', '-' or '.', starting "
+             f"with a letter or digit.")
+can_launch = bool(changes) and patch_text is not None and name_ok and job is None
+if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=not can_launch):
+    vdir = whatif_jobs.work_dir(db) / "variants" / game_id
+    vdir.mkdir(parents=True, exist_ok=True)
+    vfile = vdir / f"{name}.toml"
+    vfile.write_text(patch_text)
+    args = ["simulate", game_id, "--paired-with", base_id, "--variant", str(vfile),
+            "--variant-name", name, "--label", f"what-if: {name}", "--db", str(db),
+            "--jobs", str(int(jobs)), "--no-progress"]
+    st.session_state.pop("whatif_failed", None)
+    st.session_state[JOB_KEY] = whatif_jobs.launch("whatif", args, db,
+                                                   {"base": base_id, "name": name})
+    st.rerun()
+if not changes:
+    st.caption("Change at least one value to launch a run.")
+elif not name:
+    st.caption("Name the variant to launch a run.")
+
+
+@st.fragment(run_every=1.0)
+def _progress():
+    job = st.session_state.get(JOB_KEY)
+    if job is None:
+        return
+    info = job.info
+    try:
+        row = wq.find_launched(str(db), info["base"], info["name"], job.started)
+    except Exception:  # busy or not yet created: try again on the next tick
+        row = None
+    rc = job.returncode()
+    box = st.container(key="whatif_progress")
+    if row:
+        stored, planned = int(row["stored"] or 0), int(row["n_games"] or 1)
+        box.progress(min(stored / planned, 1.0),
+                     text=f"{info['name']}: {stored} of {planned} games ({row['run_id']})")
+    else:
+        box.progress(0.0, text=f"{info['name']}: starting…")
+    if rc is None:
+        return
+    st.session_state[JOB_KEY] = None
+    if rc == 0 and row and row["status"] == "done":
+        st.session_state[OPEN_KEY] = (info["base"], row["run_id"])
+        st.cache_data.clear()
+        st.rerun()
+    else:
+        st.session_state["whatif_failed"] = f"exit code {rc}:\n{job.log_tail()}"
+        st.rerun()
+
+
+_progress()
+if st.session_state.get("whatif_failed"):
+    st.error("The paired run failed.", icon="🚫")
+    st.code(st.session_state["whatif_failed"], language=None)
+
+# -- 3. comparison --------------------------------------------------------------------------------
+
+st.header("Compare two runs", divider="gray")
+all_ids = runs["run_id"].to_list()
+opened = st.session_state.pop(OPEN_KEY, None)
+if opened and opened[0] in all_ids and opened[1] in all_ids:  # a launched run just finished
+    st.session_state["whatif_a"], st.session_state["whatif_b"] = opened
+    st.query_params["a"], st.query_params["b"] = opened
+qa, qb = st.query_params.get("a"), st.query_params.get("b")
+c1, c2 = st.columns(2)
+
+def _index(key: str, default: str) -> dict:
+    """The initial index, unless the widget already has a value in the session."""
+    return {} if key in st.session_state else {"index": all_ids.index(default)}
+
+
+run_a = c1.selectbox("Run A (before)", all_ids, format_func=_describe, key="whatif_a",
+                     **_index("whatif_a", qa if qa in all_ids else base_id))
+b_default = qb if qb in all_ids else next(
+    (r["run_id"] for r in runs.iter_rows(named=True) if r["paired_with"] == run_a), all_ids[0])
+run_b = c2.selectbox("Run B (after)", all_ids, format_func=_describe, key="whatif_b",
+                     **_index("whatif_b", b_default))
+if (st.query_params.get("a"), st.query_params.get("b")) != (run_a, run_b):
+    st.query_params["a"], st.query_params["b"] = run_a, run_b
+
+if run_a == run_b:
+    st.info("Pick two different runs.")
+else:
+    cmp = ui.load(wq.comparison, str(db), run_a, run_b)
+    if isinstance(cmp, str):
+        st.error(cmp)
+    elif cmp is not None:
+        badge = st.container(key="whatif_pairing")
+        if cmp.paired:
+            badge.success(f"Paired: {cmp.why}.", icon="🔗")
+        else:
+            badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
+        sig = cmp.table.filter(pl.col("significant"))
+        st.markdown(f"**{sig.height}** of {cmp.table.height} differences are significant "
+                    f"(95%, Holm-corrected across the table).")
+        settle = [wq.games_to_settle(cmp.n_games_b, d, lo, hi) for d, lo, hi in zip(
+            cmp.table["diff"], cmp.table["low"], cmp.table["high"])]
+        table = cmp.table.with_columns(pl.Series("more_games_to_settle", settle, dtype=pl.Int64))
+        pct = st.column_config.NumberColumn(format="%.3f")
+        st.container(key="whatif_compare_table").dataframe(
+            table, hide_index=True,
+            column_config={"a": pct, "b": pct, "diff": pct, "low": pct, "high": pct,
+                           "p": st.column_config.NumberColumn(format="%.4f"),
+                           "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
+                           "more_games_to_settle": st.column_config.NumberColumn(
+                               "≈ more games to settle",
+                               help="For an open question (interval containing 0): about how "
+                                    "many more games (in each run) would make a difference of "
+                                    "this size significant (the interval narrows as 1/√n).")})
+        l1, r1 = st.columns(2)
+        l1.plotly_chart(whatif_charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
+                        key="whatif_forest_win")
+        r1.plotly_chart(whatif_charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
+                        key="whatif_forest_score")
+        l2, r2 = st.columns(2)
+        l2.markdown("**Score categories** (points per player-game)")
+        l2.container(key="whatif_categories").dataframe(cmp.categories, hide_index=True)
+        r2.markdown("**Game length**")
+        r2.container(key="whatif_length").dataframe(cmp.length, hide_index=True)
+        st.plotly_chart(whatif_charts.category_diff_bar(cmp.categories), key="whatif_cat_chart")
+        if cmp.heatmap.height:
+            maps = sorted(set(cmp.heatmap["map"].drop_nulls().to_list()))
+            if maps:
+                m = st.selectbox("Heatmap map", maps, key="whatif_map")
+                st.plotly_chart(whatif_charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
+
+# -- 4. sweeps ---------------------------------------------------------------------------------------
+
+sweep_ids = [s for s in runs["sweep_id"].drop_nulls().unique(maintain_order=True).to_list()]
+if sweep_ids:
+    st.header("Sweeps", divider="gray")
+    sid = st.selectbox("Sweep", sweep_ids, key="whatif_sweep")
+    table = ui.load(wq.sweep, str(db), sid)
+    if table is not None and table.height:
+        import json
+        params = list(json.loads(table["point"][0]))
+        if table["value"].null_count() == 0:
+            st.plotly_chart(whatif_charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
+        st.container(key="whatif_sweep_table").dataframe(table.drop("run_id"), hide_index=True)
