@@ -8,7 +8,7 @@ DB ?= data/delve.duckdb
 DEMO_GAMES ?= 1500
 PORT ?= 8501
 
-.PHONY: demo test simulate dashboard install clean
+.PHONY: demo test soak bench-dashboard simulate dashboard install clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,15 @@ demo: simulate dashboard
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+# 10,000 random games of every registered game, invariants checked after every step (issue 6).
+SOAK_GAMES ?= 10000
+soak: $(STAMP)
+	$(BIN)/python -m pipelines.soak --games $(SOAK_GAMES) --jobs 2
+
+# Every dashboard page rendered on a synthetic 100,000-game, 4-player database (issue 4).
+bench-dashboard: $(STAMP)
+	$(BIN)/delve bench-dashboard --games 100000 --db data/bench_dashboard.duckdb
 
 clean:
 	rm -rf $(VENV) .pytest_cache

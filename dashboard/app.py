@@ -18,15 +18,24 @@ if str(_HERE.parent) not in sys.path:  # run from a checkout without `pip instal
 
 import streamlit as st  # noqa: E402
 
-from dashboard import ui  # noqa: E402
+from dashboard import queries, ui  # noqa: E402
 
 st.set_page_config(page_title="Delve", page_icon="⛏️", layout="wide")
 
 PAGES = [
     # The default page is served at "/", so a shared link is "/?run=RUN_ID".
-    st.Page(_HERE / "app_pages" / "runs.py", title="Runs", icon="📋", default=True),
+    st.Page(_HERE / "app_pages" / "runs.py", title="Runs", icon=":material/list_alt:", default=True),
+    # One line per page; the URL path is the file name (/factions?run=...&players=4).
+    st.Page(_HERE / "app_pages" / "factions.py", title="Factions", icon=":material/balance:"),
+    st.Page(_HERE / "app_pages" / "scoring.py", title="Scoring", icon=":material/calculate:"),
+    st.Page(_HERE / "app_pages" / "map.py", title="Map", icon=":material/map:"),
+    st.Page(_HERE / "app_pages" / "replay.py", title="Replay", icon=":material/replay:"),
+    st.Page(_HERE / "app_pages" / "report.py", title="Report", icon=":material/description:"),
+    st.Page(_HERE / "app_pages" / "whatif.py", title="What-if", icon=":material/science:"),
+    st.Page(_HERE / "app_pages" / "checks.py", title="Checks", icon=":material/rule:"),
 ]
 
 page = st.navigation(PAGES)
 st.sidebar.caption(f"Database: `{ui.db_path()}`")
-page.run()
+with queries.batch(ui.db_path()):  # one short read-only connection for the page's queries
+    page.run()

@@ -6,6 +6,8 @@ empty, foreign or busy database becomes a plain-words message, never a traceback
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -49,11 +51,11 @@ def show_no_runs(db: Path) -> None:
     st.info(f"The database `{db}` holds no runs yet.\n\n" + how_to_fill(db), icon="🗂️")
 
 
-def load(fn: Callable[..., T], *args: Any) -> T | None:
+def load(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
     """Call a query helper; on a data problem show a friendly message and return None."""
     db = db_path()
     try:
-        result = fn(*args)
+        result = fn(*args, **kwargs)
     except queries.DatabaseMissing:
         show_no_database(db)
         return None
@@ -91,3 +93,184 @@ def _show_busy() -> None:
         time.sleep(BUSY_RETRY_PAUSE_S)
         st.rerun()
     st.button("Retry now", key="busy_retry")
+
+
+# --- page state in the URL -----------------------------------------------------------------
+#
+# Every choice that shapes a view (run, filters, faction, map, game...) is mirrored in
+# ``st.query_params`` so the address bar is a shareable link to exactly this view.
+
+ALL = "(all)"
+
+
+def url_choice(label: str, options: list[Any], param: str, *, key: str,
+               format_func: Callable[[Any], str] = str, default: Any = None,
+               container: Any = None, help: str | None = None) -> Any:
+    """A selectbox whose value lives in the URL parameter ``param``.
+
+    The initial choice comes from the URL when it names an option (compared as text), else
+    ``default`` (else the first option). The chosen value is written back to the URL; a value
+    of ``default`` is written too, so a link always reproduces the view.
+    """
+    where = container if container is not None else st
+    if not options:
+        return None
+    wanted = st.query_params.get(param)
+    texts = [str(o) for o in options]
+    if wanted is not None and wanted in texts:
+        index = texts.index(wanted)
+    elif default is not None and default in options:
+        index = options.index(default)
+    else:
+        index = 0
+    value = where.selectbox(label, options, index=index, format_func=format_func, key=key,
+                            help=help)
+    if st.query_params.get(param) != str(value):
+        st.query_params[param] = str(value)
+    return value
+
+
+def select_run(*, key: str = "run_select", param: str = "run", label: str = "Run",
+               exclude: str | None = None, game: str | None = None,
+               container: Any = None) -> dict[str, Any] | None:
+    """The run picker shared by the pages: newest run by default, the choice in the URL.
+
+    Shows the empty-database messages and returns None (the caller stops) when there is no
+    run; ``exclude``/``game`` narrow the list (e.g. the second run of a comparison).
+    """
+    db = db_path()
+    runs = load(queries.runs_overview, str(db))
+    if runs is None:
+        return None
+    if runs.is_empty():
+        show_no_runs(db)
+        return None
+    rows = [r for r in runs.iter_rows(named=True)
+            if r["run_id"] != exclude and (game is None or r["game"] == game)]
+    if not rows:
+        return None
+    by_id = {r["run_id"]: r for r in rows}
+    wanted = st.query_params.get(param)
+    if wanted is not None and wanted not in by_id and param == "run":
+        st.warning(f"Run `{wanted}` from the link is not in this database; showing the newest run.")
+    run_id = url_choice(label, list(by_id), param, key=key, container=container,
+                        format_func=lambda r: describe_run(by_id[r]))
+    if param == "run":
+        prefetch(by_id[run_id])
+    return by_id[run_id]
+
+
+def describe_run(row: dict[str, Any]) -> str:
+    name = row.get("label") or row["run_id"]
+    return f"{name} · {row.get('game')} · {row.get('status')} · {row['run_id']}"
+
+
+def data_version(run: dict[str, Any]) -> str:
+    """What changes when a run's data does: the analyses' cache key (queries.ANALYSIS_TTL_S)."""
+    return f"{run.get('games_stored', 0)}:{run.get('status')}"
+
+
+def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, Any] | None:
+    """Player count, map and bot filters for a run, side by side, each mirrored in the URL.
+
+    Returns the keyword arguments of the query helpers (``n_players``, ``map_id``, ``bot``,
+    with None meaning "all", and the run's data ``version``); None when the run cannot be read.
+    """
+    run_id = run["run_id"]
+    options = load(queries.filter_options, str(db_path()), run_id, data_version(run))
+    if options is None:
+        return None
+    cols = st.columns(3)
+    chosen: dict[str, Any] = {}
+    for col, (name, param, values, arg) in zip(cols, [
+        ("Players", "players", options["n_players"], "n_players"),
+        ("Map", "map", options["maps"], "map_id"),
+        ("Bot", "bot", options["bots"], "bot"),
+    ], strict=True):
+        value = url_choice(name, [ALL, *values], param, key=f"{key_prefix}filter_{param}",
+                           container=col)
+        chosen[arg] = None if value == ALL else value
+    chosen["version"] = data_version(run)
+    return chosen
+
+
+def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:
+    """The caption every result carries: how many games it rests on."""
+    text = f"Based on **{games:,}** game{'s' if games != 1 else ''}"
+    if player_games is not None:
+        text += f" (**{player_games:,}** player-games)"
+    if what:
+        text += f" — {what}"
+    st.caption(text + ".")
+    if games == 1:
+        st.info("This run has a single game: the intervals are very wide. Simulate more games "
+                "to compare factions.", icon="ℹ️")
+
+
+def run_progress(stored: int, planned: int | None, created_at: Any, now: Any,
+                 wall_s: float | None = None, status: str | None = None
+                 ) -> tuple[float | None, float | None]:
+    """(games per second, seconds left) of a run: a finished run's rate is over its stored wall
+    time; a running run's is over the time since it was created (both UTC). None when unknown."""
+    if status != "running" and wall_s:
+        return stored / wall_s, 0.0
+    if created_at is None or now is None:
+        return None, None
+    elapsed = (now - created_at).total_seconds()
+    if elapsed <= 0 or stored <= 0:
+        return None, None
+    rate = stored / elapsed
+    left = max((planned or stored) - stored, 0) / rate if status == "running" else 0.0
+    return rate, left
+
+
+def format_duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "—"
+    seconds = int(round(seconds))
+    if seconds < 60:
+        return f"{seconds} s"
+    if seconds < 3600:
+        return f"{seconds // 60} min {seconds % 60:02d} s"
+    return f"{seconds // 3600} h {seconds % 3600 // 60:02d} min"
+
+
+# --- prefetch -------------------------------------------------------------------------------
+#
+# The analyses of a run are cached by its data version (queries.ANALYSIS_TTL_S), so every page
+# is fast once its queries have run. When a page selects a run, a background thread runs the
+# default (unfiltered) analyses of every page once, so the designer's next page is already in
+# the cache. DELVE_PREFETCH=0 turns it off (the page benchmark measures cold renders with it off).
+
+_prefetched: set[tuple[str, str, str]] = set()
+_prefetch_lock = threading.Lock()
+
+
+def prefetch(run: dict[str, Any]) -> None:
+    """Warm the cache with the run's unfiltered analyses, once per data version, off-thread."""
+    if os.environ.get("DELVE_PREFETCH", "1") == "0":
+        return
+    db, run_id, version = str(db_path()), run["run_id"], data_version(run)
+    with _prefetch_lock:
+        if (db, run_id, version) in _prefetched:
+            return
+        _prefetched.add((db, run_id, version))
+    threading.Thread(target=_prefetch, args=(db, run_id, version), daemon=True,
+                     name=f"delve-prefetch-{run_id}").start()
+
+
+def _prefetch(db: str, run_id: str, version: str) -> None:
+    every = {"n_players": None, "map_id": None, "bot": None, "version": version}
+    try:  # the same arguments as the pages pass, so the cache keys match
+        options = queries.filter_options(db, run_id, version)
+        for fn in (queries.games_count, queries.faction_rates, queries.score_quantiles,
+                   queries.seat_rates, queries.faction_matrix, queries.scoring_stats,
+                   queries.points_by_round):
+            fn(db, run_id, **every)
+        queries.strength_model(db, run_id, None, None, version=version)
+        if options["maps"]:
+            queries.cell_action_counts(db, run_id, options["maps"][0], n_players=None,
+                                       bot=None, version=version)
+        queries.game_list(db, run_id, version=version)
+    except Exception:  # noqa: BLE001 - a warm-up only; the page itself reports problems
+        pass

@@ -58,7 +58,7 @@ def main():
 # -- simulate ---------------------------------------------------------------------------------
 
 @main.command()
-@click.argument("game")
+@click.argument("game", required=False)
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of games to play.")
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
@@ -84,18 +84,39 @@ def main():
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 @click.option("--flush-seconds", type=click.FloatRange(min=0), default=0.5, show_default=True,
               help="Write completed games at most this often (one short transaction each).")
+@click.option("--paired-with", default=None, metavar="RUN",
+              help="Replay RUN's exact seeds, seats and maps under these rules (paired comparison).")
+@click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None, metavar="W",
+              help="Add --games games at a time until every faction's win-rate interval is < W.")
+@click.option("--max-games", type=click.IntRange(min=1), default=20000, show_default=True,
+              help="Upper bound on games with --until-ci.")
+@click.option("--variant-name", default=None, help="Name of the variant (with --paired-with).")
+@click.option("--resume", "resume_run", default=None, metavar="RUN",
+              help="Finish the interrupted run RUN (plays exactly its missing games).")
 def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
-             factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds):
-    """Play a batch of seeded games of GAME with bots and write every move to the database."""
+             factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
+             paired_with, until_ci, max_games, variant_name, resume_run):
+    """Play a batch of seeded games of GAME with bots and write every move to the database.
+    With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
     from .plan import default_chunk_size, make_plan
+    from .run_cli import exit_if_games_failed, interrupt_exits
     from .runner import run_plan
     from .store import Store, check_db_path
 
-    if backend == "dask" and not scheduler:
-        raise DelveError("--backend dask needs --scheduler ADDRESS (e.g. tcp://127.0.0.1:8786)")
+    if resume_run:  # the run's own game, rules and options (pipelines/run_cli.py)
+        from .run_cli import resume as do_resume
+        ctx = click.get_current_context()
+        given = ctx.get_parameter_source("jobs") != click.core.ParameterSource.DEFAULT
+        return do_resume(db, resume_run, jobs=jobs if given else None, progress=not no_progress,
+                         backend=backend, scheduler=scheduler, flush_s=flush_seconds)
+    if not game:
+        raise click.UsageError("Missing argument 'GAME' (or --resume RUN).")
     if scheduler and backend != "dask":
         raise DelveError("--scheduler is only used with --backend dask")
     check_db_path(db)
+    if paired_with or until_ci or variant_name:  # the what-if lab (pipelines/whatif_cli.py)
+        from .whatif_cli import simulate_whatif
+        return simulate_whatif(click.get_current_context().params)
     plan = make_plan(game, n_games=n_games, n_players=players, bots=bots, seed=seed,
                      variants=variants, sets=sets, map=map_id, factions=factions)
     chunk = chunk_size or default_chunk_size(n_games, jobs)
@@ -105,13 +126,10 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
               "scheduler": scheduler, "log_moves": not no_log_moves,
               "game_modules": list(plan.game_modules)}
     store = Store(db)
-    try:
+    with interrupt_exits():  # Ctrl-C: the completed games are kept; says how to resume
         summary = run_plan(plan, store, jobs=jobs, chunk_size=chunk, backend=backend,
                            scheduler=scheduler, log_moves=not no_log_moves, label=label,
                            config=config, progress=not no_progress, flush_s=flush_seconds)
-    except KeyboardInterrupt:
-        click.echo("Interrupted: the run is marked 'failed'.", err=True)
-        sys.exit(130)
     click.echo(summary.run_id)
     click.echo(f"{summary.n_games} games of {plan.game.id} ({plan.variant_name}, rules "
                f"{plan.rules.hash}) in {summary.wall_s:.1f}s, {summary.games_per_s:.1f} games/s "
@@ -121,6 +139,7 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     for faction in sorted(summary.seats):
         n, w = summary.seats[faction], summary.wins[faction]
         click.echo(f"{faction:<20} {n:>6} {w:>6} {w / n:>9.1%}")
+    exit_if_games_failed(summary)  # a game that raised: its seed and how to reproduce it
 
 
 @main.command()
@@ -131,31 +150,10 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
 @click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
 def resume(run, db, jobs, no_progress):
     """Finish a run that was killed or failed part-way: play only the games it does not have,
-    with the run's stored rules and options (each game ends up in the database exactly once)."""
-    from engine.core.registry import get_game
-
-    from .plan import import_game, make_plan, stored_rules
-    from .runner import run_plan
-    from .store import Store, resolve_run
-
-    row = resolve_run(db, run)
-    if row["status"] == "done":
-        raise DelveError(f"Run '{row['run_id']}' is already done: nothing to resume")
-    cfg = json.loads(row["config"] or "{}")
-    game = import_game(row["game"], cfg.get("game_modules", ()))
-    get_game(game.id)
-    plan = make_plan(game.id, n_games=int(row["n_games"]), n_players=int(cfg["players"]),
-                     bots=cfg["bots"], seed=int(row["seed"]), map=cfg.get("map"),
-                     factions=cfg.get("factions", "rotate"),
-                     rules=stored_rules(game, row["rules"]))
-    plan.variants = tuple(cfg.get("variants", ()))
-    plan.sets = tuple(cfg.get("sets", ()))
-    jobs = jobs or int(cfg.get("jobs", 1))
-    summary = run_plan(plan, Store(db), jobs=jobs, chunk_size=cfg.get("chunk_size"),
-                       backend="loky", log_moves=cfg.get("log_moves", True),
-                       progress=not no_progress, run_id=row["run_id"], resume=True)
-    click.echo(summary.run_id)
-    click.echo(f"resumed: {summary.n_games} missing games played in {summary.wall_s:.1f}s")
+    with the run's stored rules and options (each game ends up in the database exactly once).
+    Same as `delve simulate --resume RUN`."""
+    from .run_cli import resume as do_resume
+    do_resume(db, run, jobs=jobs, progress=not no_progress)
 
 
 # -- games, rules -----------------------------------------------------------------------------
@@ -285,18 +283,17 @@ def dashboard(db, port):
         sys.exit(0)
 
 
-@main.command()
-@click.option("--game", "game_id", default="glimmerdeep", show_default=True)
-@click.option("--games", type=click.IntRange(min=1), default=20, show_default=True,
-              help="Games per configuration.")
-@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
-@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-def bench(game_id, games, players, seed):
-    """Cost per decision and games/s: random vs greedy bots, logging on/off, 1 and 2 workers."""
-    from .bench import bench as run_bench, format_table
-    rows = run_bench(game_id, games=games, players=players, seed=seed)
-    click.echo(format_table(rows))
+from .bench import bench_command as _bench_command  # noqa: E402  delve bench (pipelines/bench.py)
+main.add_command(_bench_command)
 
+
+from .report import report_command as _report_command  # noqa: E402  delve report
+main.add_command(_report_command)
+from .bench_dashboard import bench_dashboard_command as _bench_dashboard  # noqa: E402
+main.add_command(_bench_dashboard)
+
+from . import whatif_cli as _whatif  # noqa: E402  compare, sweep, balance, checks
+_whatif.register(main)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -5,6 +5,8 @@ The selected run lives in the URL (``?run=RUN_ID``) so a view can be shared as a
 
 from __future__ import annotations
 
+import datetime as dt
+
 import streamlit as st
 
 from dashboard import charts, queries, ui
@@ -54,46 +56,80 @@ if st.query_params.get(RUN_PARAM) != run_id:
 
 run = by_id[run_id]
 st.subheader(run["label"] or run_id)
-planned, stored = run["n_games"] or 0, run["games_stored"]
-cols = st.columns(4)
-cols[0].metric("game", run["game"] or "—")
-cols[1].metric("variant", run["variant"] or "base")
-cols[2].metric("status", run["status"] or "—")
-cols[3].metric("games stored", f"{stored} / {planned}")
-if run["status"] == "running" and planned:
-    st.progress(min(stored / planned, 1.0), text=f"{stored} of {planned} games stored")
+ui.prefetch(run)  # the other pages' analyses of this run, warmed in the background
 
-factions = ui.load(queries.faction_summary, str(db), run_id)
-if factions is None:
-    st.stop()
 
-st.markdown("#### Factions")
-left, right = st.columns([5, 4])
-left.container(key="faction_table").dataframe(
-    factions,
-    hide_index=True,
-    column_config={
-        "games": st.column_config.NumberColumn("player-games"),
-        "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
-        "mean_score": st.column_config.NumberColumn("mean score", format="%.1f"),
-        "sd_score": st.column_config.NumberColumn("sd score", format="%.1f"),
-    },
-)
-right.plotly_chart(charts.faction_win_rate_bar(factions), key="faction_chart")
+@st.fragment(run_every=2 if run["status"] == "running" else None)
+def live(run_id: str) -> None:
+    """The run's progress and partial results; refreshes itself every 2 s while it runs."""
+    details = ui.load(queries.run_details, str(db), run_id)
+    if details is None:
+        return
+    planned, stored = details.get("n_games") or 0, details["games_stored"]
+    status = details.get("status")
+    now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)  # runs store UTC
+    rate, left = ui.run_progress(stored, planned, details.get("created_at"), now,
+                                 details.get("wall_s"), status)
+    cols = st.columns(4)
+    cols[0].metric("status", status or "—")
+    cols[1].metric("games stored", f"{stored} / {planned}")
+    cols[2].metric("games/s", "—" if rate is None else f"{rate:.1f}")
+    cols[3].metric("time left", ui.format_duration(left) if status == "running" else "—")
+    if status == "running" and planned:
+        st.progress(min(stored / planned, 1.0), text=f"{stored} of {planned} games stored")
+        st.caption("Partial results below: the games stored so far (refreshing every 2 s).")
+    if status == "failed" and details.get("error"):
+        st.error(f"The run failed: {details['error']}. `delve resume {run_id}` finishes it.")
+    st.caption(f"game `{details.get('game') or '—'}` · variant `{details.get('variant') or 'base'}` · "
+               f"rules hash `{details.get('rules_hash') or '—'}` · seed {details.get('seed')} · "
+               f"engine {details.get('engine_version') or '—'}")
+    summary(run_id, ui.data_version(details))
 
-categories = ui.load(queries.points_by_category, str(db), run_id)
-if categories is None:
-    st.stop()
 
-st.markdown("#### Score points by category")
-left, right = st.columns([1, 1])
-left.container(key="category_table").dataframe(
-    categories,
-    hide_index=True,
-    column_config={
-        "points_per_player_game": st.column_config.NumberColumn("per player-game", format="%.2f"),
-        "share": st.column_config.NumberColumn("share", format="percent"),
-    },
-)
-right.plotly_chart(charts.category_points_bar(categories), key="category_chart")
+def summary(run_id: str, version: str) -> None:
+    """Win rates (with intervals) and points by category of the games stored so far."""
+    factions = ui.load(queries.faction_rates, str(db), run_id, version=version)
+    if factions is None:
+        return
+    st.markdown("#### Factions")
+    games = ui.load(queries.games_count, str(db), run_id, version=version)
+    if not games:
+        st.info("No game of this run is stored yet.", icon="⏳")
+        return
+    ui.rests_on(games, int(factions["games"].sum()), "95% Wilson intervals against the fair "
+                "share; the Factions page has seats, matchups and the strength model")
+    left, right = st.columns([5, 4])
+    left.container(key="faction_table").dataframe(
+        factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
+                        "mean_score", "sd_score"),
+        hide_index=True,
+        column_config={
+            "games": st.column_config.NumberColumn("player-games"),
+            "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
+            "low": st.column_config.NumberColumn("95% low", format="percent"),
+            "high": st.column_config.NumberColumn("95% high", format="percent"),
+            "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
+            "mean_score": st.column_config.NumberColumn("mean score", format="%.1f"),
+            "sd_score": st.column_config.NumberColumn("sd score", format="%.1f"),
+        },
+    )
+    right.plotly_chart(charts.faction_win_rates(factions), key="faction_chart")
+
+    categories = ui.load(queries.points_by_category, str(db), run_id)
+    if categories is None:
+        return
+
+    st.markdown("#### Score points by category")
+    left, right = st.columns([1, 1])
+    left.container(key="category_table").dataframe(
+        categories,
+        hide_index=True,
+        column_config={
+            "points_per_player_game": st.column_config.NumberColumn("per player-game", format="%.2f"),
+            "share": st.column_config.NumberColumn("share", format="percent"),
+        },
+    )
+    right.plotly_chart(charts.category_points_bar(categories), key="category_chart")
+
+
+live(run_id)

@@ -1,8 +1,13 @@
-"""Fixtures for the dashboard tests: a small synthetic Delve database in tmp_path.
+"""Fixtures for the dashboard tests.
 
-The tables follow the public contract in DESIGN.md ("The database contract"). The rows are
-made up but consistent: every player's score is the sum of their score events, and the
-winner of each game has the highest score.
+``fixture_db``: a small synthetic Delve database in tmp_path. The tables follow the public
+contract in DESIGN.md ("The database contract"). The rows are made up but consistent: every
+player's score is the sum of their score events, and the winner of each game has the highest
+score.
+
+``sim_db``: a real database, simulated once per session with the ``delve`` CLI (40 Glimmerdeep
+games, a second small run labelled with an XSS string, and a small run of every other
+registered game), for the page, report and end-to-end tests.
 """
 
 from __future__ import annotations
@@ -138,8 +143,80 @@ def empty_db(tmp_path: Path) -> Path:
 
 
 @pytest.fixture(autouse=True)
-def _clear_streamlit_caches():
-    """Cached query results must not leak from one test's database into another's."""
+def _clear_streamlit_caches(monkeypatch: pytest.MonkeyPatch):
+    """Cached query results must not leak from one test's database into another's; no
+    background prefetch either (test_dashboard_prefetch turns it on)."""
+    monkeypatch.setenv("DELVE_PREFETCH", "0")
     st.cache_data.clear()
     yield
     st.cache_data.clear()
+
+
+# --- a small real run: simulated once per session with the delve CLI ----------------------
+
+SIM_GAMES = 40
+SECOND_GAMES = 12
+XSS = "</script><script>alert(1)</script>"
+
+
+def _delve(*args: str) -> str:
+    import subprocess
+    import sys
+
+    cmd = [sys.executable, "-m", "pipelines.cli", *args]
+    done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
+    return done.stdout
+
+
+def registered_games() -> list[str]:
+    """The games the end-to-end tests cover: every game shipped in ``engine/games`` gets a run
+    in sim_db (test-only games that other tests register in this process are left out: a
+    fresh `delve` process would not know them)."""
+    from engine.core.registry import all_games
+
+    return sorted(gid for gid, game in all_games().items()
+                  if getattr(game.new_game, "__module__", "").startswith("engine.games."))
+
+
+@pytest.fixture(scope="session")
+def sim_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A real database: `delve simulate glimmerdeep --games 40 --players 4 --bots
+    greedy,random,random,random`, a second small Glimmerdeep run labelled with an XSS string
+    (for comparisons and escaping), and a small run of every other registered game.
+    Read-only for the tests (copy it to change it)."""
+    from engine.core.registry import all_games
+
+    db = tmp_path_factory.mktemp("sim") / "sim.duckdb"
+    _delve("simulate", "glimmerdeep", "--games", str(SIM_GAMES), "--players", "4", "--bots",
+           "greedy,random,random,random", "--db", str(db), "--label", "baseline",
+           "--no-progress")
+    _delve("simulate", "glimmerdeep", "--games", str(SECOND_GAMES), "--players", "4", "--bots",
+           "greedy,random,random,random", "--seed", "1", "--db", str(db), "--label", XSS,
+           "--no-progress")
+    for gid in registered_games():
+        game = all_games()[gid]
+        if gid == "glimmerdeep":
+            continue
+        players = 4 if 4 in game.player_counts else max(game.player_counts)
+        bots = ",".join(["greedy"] + ["random"] * (players - 1))
+        _delve("simulate", gid, "--games", "12", "--players", str(players), "--bots",
+               bots, "--db", str(db), "--label", f"{gid}-e2e", "--no-progress")
+    return db
+
+
+def sim_runs(db: Path) -> dict[str, str]:
+    """label -> run_id of the runs in a simulated database."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return dict(con.execute("SELECT label, run_id FROM runs").fetchall())
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def sim_db_copy(sim_db: Path, tmp_path: Path) -> Path:
+    target = tmp_path / "sim-copy.duckdb"
+    target.write_bytes(sim_db.read_bytes())
+    return target

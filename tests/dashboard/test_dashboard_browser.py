@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +17,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -70,11 +71,32 @@ def _wait_until_healthy(proc: subprocess.Popen, url: str, log: Path) -> None:
     pytest.fail(f"streamlit did not answer within {SERVER_START_TIMEOUT_S}s:\n{log.read_text()}")
 
 
+@contextmanager
+def serving(cmd: list[str], port: int, log: Path, env: dict[str, str]) -> Iterator[str]:
+    """Run a dashboard server command in its own process group; yield its URL; stop it."""
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        _wait_until_healthy(proc, url, log)
+        yield url
+    finally:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)  # the server and its streamlit child
+        except ProcessLookupError:
+            pass
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+
+
 @pytest.fixture
 def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
     """A real Streamlit server on a free local port, reading the fixture database."""
     port = _free_port()
-    log = tmp_path / "streamlit.log"
     env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}  # --db must win
     cmd = [
         sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),
@@ -85,19 +107,8 @@ def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
         "--browser.gatherUsageStats", "false",
         "--", "--db", str(fixture_db),
     ]
-    with log.open("w") as out:
-        proc = subprocess.Popen(cmd, cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}"
-        _wait_until_healthy(proc, url, log)
+    with serving(cmd, port, tmp_path / "streamlit.log", env) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.mark.browser
@@ -125,8 +136,9 @@ def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
             expect(page.get_by_role("heading", name=DONE_LABEL)).to_be_visible()
             chart = page.locator(".st-key-faction_chart .js-plotly-plot")
             expect(chart).to_be_visible()
-            expect(chart.locator(".bars .point")).to_have_count(3)  # one bar per faction
+            # one interval per faction, on the faction's tick
             expect(chart.locator(".xtick text")).to_have_text(["dwarves", "goblins", "kobolds"])
+            expect(chart.locator(".scatterlayer .trace").nth(1).locator(".point")).to_have_count(3)
             expect(page.locator(".st-key-category_chart .js-plotly-plot")).to_be_visible()
             expect(page.locator("[data-testid=stException]")).to_have_count(0)
             expect(page.get_by_text("Page not found")).to_have_count(0)

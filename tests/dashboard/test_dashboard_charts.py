@@ -99,3 +99,122 @@ def test_category_points_bar_empty_frame():
     fig = charts.category_points_bar(CATEGORIES.clear())
     assert len(fig.data) == 0
     assert "No score events" in fig.layout.annotations[0].text
+
+
+# --- the analysis pages' builders ------------------------------------------------------------
+
+RATES = pl.DataFrame({
+    "faction": ["dwarves", "goblins"], "games": [100, 100], "wins": [50, 10],
+    "fair_share": [0.25, 0.25], "rate": [0.5, 0.1], "low": [0.4, 0.05], "high": [0.6, 0.17],
+    "p_holm": [1e-6, 0.001], "significant": [True, True],
+})
+
+
+def test_faction_win_rates_draws_intervals_and_colours_the_significant_ones():
+    fig = charts.faction_win_rates(RATES)
+    fair, rate = fig.data
+    assert list(fair.y) == pytest.approx([0.25, 0.25])
+    assert list(rate.y) == pytest.approx([0.5, 0.1])
+    assert list(rate.error_y.array) == pytest.approx([0.1, 0.07])
+    assert list(rate.error_y.arrayminus) == pytest.approx([0.1, 0.05])
+    assert list(rate.marker.color) == [charts.SIGNIFICANT_HIGH, charts.SIGNIFICANT_LOW]
+
+
+def test_rate_with_interval_accepts_lists_and_empty_input():
+    fig = charts.rate_with_interval(RATES.to_dicts(), "faction", "t")
+    assert len(fig.data) == 2
+    assert "No games" in charts.rate_with_interval([], "faction", "t").layout.annotations[0].text
+
+
+def test_seat_win_rates_has_two_panels():
+    seats = pl.DataFrame({"kind": ["seat", "seat", "turn order", "turn order"],
+                          "position": [0, 1, 0, 1], "games": [10] * 4, "wins": [6, 4, 7, 3],
+                          "fair_share": [0.5] * 4, "rate": [0.6, 0.4, 0.7, 0.3],
+                          "low": [0.3, 0.2, 0.4, 0.1], "high": [0.8, 0.7, 0.9, 0.6],
+                          "p_holm": [1.0] * 4, "significant": [False] * 4})
+    fig = charts.seat_win_rates(seats)
+    assert [t.xaxis for t in fig.data] == ["x", "x", "x2", "x2"]
+    assert list(fig.data[3].y) == pytest.approx([0.7, 0.3])
+
+
+def test_faction_matrix_marks_holm_significant_cells():
+    frame = pl.DataFrame({"faction": ["a", "a", "b"], "opponent": ["b", "c", "a"],
+                          "games": [50, 50, 50], "wins": [40, 12, 5], "fair_share": [0.25] * 3,
+                          "rate": [0.8, 0.24, 0.1], "low": [0.67, 0.14, 0.04],
+                          "high": [0.89, 0.37, 0.21], "p_value": [1e-9, 1.0, 0.01],
+                          "p_holm": [3e-9, 1.0, 0.02], "significant": [True, False, True]})
+    fig = charts.faction_matrix(frame)
+    heat = fig.data[0]
+    assert list(heat.x) == ["a", "b", "c"] and list(heat.y) == ["a", "b", "c"]
+    assert heat.text[0][1] == "80% ▲" and heat.text[0][2] == "24%" and heat.text[1][0] == "10% ▼"
+    assert heat.z[0][0] is None  # a faction never meets itself
+
+
+def test_map_heatmap_draws_a_dense_grid_as_squares_at_their_coordinates():
+    cells = pl.DataFrame({"cell": [0, 1, 2, 3], "x": [0, 1, 0, 1], "y": [0, 0, 1, 1],
+                          "kind": ["dirt", "gem", "iron", "gold"]})
+    fig = charts.map_heatmap(cells, [{"cell": 1, "moves": 5}, {"cell": 2, "moves": 2}], "moves")
+    heat = fig.data[0]
+    assert isinstance(heat, go.Heatmap)
+    assert [list(r) for r in heat.z] == [[0.0, 5.0], [2.0, 0.0]]
+    assert heat.text[0][1] == "ge"
+    assert fig.layout.yaxis.scaleanchor == "x" and fig.layout.yaxis.autorange == "reversed"
+
+
+def test_map_heatmap_draws_scattered_spaces_as_markers_and_centres_differences():
+    cells = pl.DataFrame({"cell": [0, 1, 2], "x": [0, 10, 25], "y": [0, 7, 3],
+                          "kind": ["forest", "water", "mountain"]})
+    fig = charts.map_heatmap(cells, [{"cell": 0, "v": -2.0}, {"cell": 2, "v": 1.0}], "v",
+                             diverging=True)
+    trace = fig.data[0]
+    assert isinstance(trace, go.Scatter)
+    assert list(trace.x) == [0, 10, 25] and list(trace.y) == [0, 7, 3]
+    assert list(trace.marker.color) == pytest.approx([-2.0, 0.0, 1.0])
+    assert trace.marker.cmid == 0 and trace.marker.cmin == -2.0
+
+
+def test_map_heatmap_without_cells_says_so():
+    fig = charts.map_heatmap(pl.DataFrame({"cell": [], "x": [], "y": [], "kind": []}), [], "v")
+    assert "no map cells" in fig.layout.annotations[0].text
+
+
+def test_board_at_step_counts_each_seats_moves_up_to_the_step():
+    cells = [{"cell": c, "x": c % 2, "y": c // 2, "kind": "dirt"} for c in range(4)]
+    moves = [{"step": 1, "seat": 0, "cell": 0}, {"step": 2, "seat": 1, "cell": 3},
+             {"step": 3, "seat": 0, "cell": 0}, {"step": 4, "seat": 1, "cell": 1}]
+    fig = charts.board_at_step(cells, moves, 3, ["s0", "s1"])
+    heats = [t for t in fig.data if isinstance(t, go.Heatmap)]
+    assert [list(r) for r in heats[0].z] == [[2.0, 0.0], [0.0, 0.0]]      # seat 0: cell 0 twice
+    assert [list(r) for r in heats[1].z] == [[0.0, 0.0], [0.0, 1.0]]      # seat 1: step 4 not yet
+    marks = [t for t in fig.data if isinstance(t, go.Scatter)]
+    assert len(marks) == 1 and list(marks[0].x) == [0]  # step 3's cell, on seat 0's map
+
+
+def test_score_race_is_cumulative_per_seat():
+    fig = charts.score_race([{"step": 5, "seat": 0, "points": 3},
+                             {"step": 9, "seat": 0, "points": 4}], ["a", "b"], 7)
+    assert list(fig.data[0].y) == [0, 3, 7, 7] and list(fig.data[1].y) == [0, 0]
+
+
+def test_scoring_builders():
+    frame = pl.DataFrame({"faction": ["a", "a", "b", "b"], "category": ["x", "y", "x", "y"],
+                          "n": [4] * 4, "mean": [1.0, 2.0, 3.0, 4.0], "var": [1.0] * 4,
+                          "min": [0.0] * 4, "q1": [0.5] * 4, "median": [1.0] * 4,
+                          "q3": [2.0] * 4, "max": [5.0] * 4})
+    stacked = charts.category_stacked(frame)
+    assert stacked.layout.barmode == "stack"
+    assert [list(t.y) for t in stacked.data] == [[1.0, 3.0], [2.0, 4.0]]
+    boxes = charts.category_boxes(frame)
+    assert [t.name for t in boxes.data] == ["a", "b"]
+    rounds = pl.DataFrame({"faction": ["a", "a", "a"], "won": [True, True, False],
+                           "round": [1, 2, 1], "points": [2.0, 3.0, 1.0], "n": [1, 1, 3]})
+    by_outcome = charts.round_curves(rounds, "outcome")
+    curves = {t.name: list(t.y) for t in by_outcome.data}
+    assert curves == {"losers": [1.0, 1.0], "winners": [2.0, 5.0]}
+    by_faction = charts.round_curves(rounds, "faction")
+    # one winner and three losers: the faction's curve weights them 1:3
+    assert list(by_faction.data[0].y) == pytest.approx([(2 + 3 * 1) / 4, (2 + 3 * 1 + 3) / 4])
+
+
+def test_figures_are_deterministic():
+    assert charts.faction_win_rates(RATES).to_json() == charts.faction_win_rates(RATES).to_json()

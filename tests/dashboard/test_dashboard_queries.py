@@ -136,3 +136,21 @@ def test_read_frame_closes_its_connection_so_a_writer_can_open_the_file(fixture_
 )
 def test_database_path_from_command_line_then_env_then_default(argv, env, expected):
     assert settings.resolve_db_path(argv, env) == Path(expected)
+
+
+def test_a_page_batch_shares_one_connection_and_releases_the_file(
+        fixture_db: Path, monkeypatch: pytest.MonkeyPatch):
+    opened = []
+    real = queries._connect
+    monkeypatch.setattr(queries, "_connect", lambda *a: opened.append(1) or real(*a))
+    with queries.batch(fixture_db):
+        queries.read_frame(fixture_db, "SELECT count(*) AS n FROM runs")
+        queries.read_frame(fixture_db, "SELECT count(*) AS n FROM games")
+        with queries.batch(fixture_db):  # nested: the same connection
+            queries.read_frame(fixture_db, "SELECT 1 AS one")
+    assert len(opened) == 1
+    con = duckdb.connect(str(fixture_db))  # the batch is over: a writer gets the file
+    con.close()
+    queries.read_frame(fixture_db, "SELECT 1 AS one")
+    queries.read_frame(fixture_db, "SELECT 1 AS one")
+    assert len(opened) == 3  # outside a batch, one connection per query

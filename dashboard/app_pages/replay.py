@@ -1,0 +1,115 @@
+"""Replay: one game step by step, rebuilt from its seed and checked against the stored log.
+
+The game is replayed by ``pipelines.replay`` (the same machinery as ``delve replay``): a new
+game from the stored seed, seats and rules, the bots' own seeded streams, every move and score
+event compared with the database. The board is drawn from the move log's cells on the game's
+own map; games without a map get the move table only. Run, game and step live in the URL.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+import streamlit as st
+
+from dashboard import charts, queries, ui
+
+db = str(ui.db_path())
+st.title("Replay")
+
+
+@st.cache_data(ttl=600, show_spinner="Replaying the game from its seed…")
+def verify(db: str, run_id: str, game_id: int) -> dict:
+    """Rebuild the game from its seed and compare it with the log (small, cacheable result)."""
+    from engine.core.errors import DelveError
+    from pipelines.replay import replay
+
+    lines: list[str] = []
+    try:
+        res = replay(db, run_id, game_id, echo=lines.append)
+    except DelveError as exc:
+        return {"ok": None, "error": str(exc), "n_moves": 0, "mismatches": []}
+    return {"ok": res.ok, "error": None, "n_moves": res.n_moves, "mismatches": res.mismatches[:20]}
+
+
+run = ui.select_run()
+if run is None:
+    st.stop()
+run_id, game = run["run_id"], run["game"]
+games = ui.load(queries.game_list, db, run_id, version=ui.data_version(run))
+if games is None:
+    st.stop()
+if games.is_empty():
+    st.info("This run has no stored game yet.", icon="🎲")
+    st.stop()
+
+by_id = {r["game_id"]: r for r in games.iter_rows(named=True)}
+game_id = ui.url_choice(
+    "Game", list(by_id), "game", key="replay_game",
+    format_func=lambda g: f"game {g} · {by_id[g]['map'] or 'no map'} · {by_id[g]['factions']}")
+row = by_id[game_id]
+st.caption(f"Seed {row['seed']} · {row['n_players']} players · map {row['map'] or '—'} · "
+           f"{row['steps']} steps · final scores {row['scores']} (★ = winner). "
+           f"The list shows the first {len(by_id)} games of the run.")
+
+log = ui.load(queries.game_log, db, run_id, int(game_id))
+if log is None:
+    st.stop()
+players, moves, scores = log
+check = verify(db, run_id, int(game_id))
+if check["ok"] is None:
+    st.warning(f"This game cannot be rebuilt here: {check['error']}", icon="⚠️")
+elif check["ok"]:
+    st.success(f"Rebuilt from its seed: {check['n_moves']} moves, every move, score event and "
+               "final score identical to the database.", icon="✅")
+else:
+    st.error(f"The rebuilt game differs from the database ({len(check['mismatches'])} "
+             "differences shown below).", icon="❌")
+    st.code("\n".join(check["mismatches"]), language=None)
+
+seats = [f"{r['seat']}: {r['faction']} ({r['bot']})" for r in players.iter_rows(named=True)]
+last = int(moves["step"].max()) if moves.height else 0
+if last == 0:
+    st.info("This game has no recorded moves (simulated with --no-log-moves).", icon="🎲")
+    st.stop()
+wanted = st.query_params.get("step")
+start = int(wanted) if wanted is not None and wanted.isdigit() and int(wanted) <= last else last
+step = st.slider("Step", 0, last, start, key="replay_step")
+if st.query_params.get("step") != str(step):
+    st.query_params["step"] = str(step)
+
+current = moves.filter(pl.col("step") == step)
+if current.height:
+    m = current.row(0, named=True)
+    st.markdown(f"**Step {step}** · round {m['round']} · {m['phase']} · seat {m['seat']} "
+                f"({players['faction'][m['seat']]})")
+    st.code(f"{m['action']} {m['detail'] or ''}" + (f" @ cell {m['cell']}" if m["cell"] is not None
+                                                    else ""), language=None)
+
+# scores at this step, per seat and category (cumulative)
+upto = scores.filter(pl.col("step") <= step)
+table = players.select("seat", "faction", "bot")
+if upto.height:
+    wide = (upto.group_by("seat", "category").agg(pl.col("points").sum())
+            .pivot(on="category", index="seat", values="points").fill_null(0))
+    cats = sorted(c for c in wide.columns if c != "seat")
+    wide = wide.select("seat", *cats).with_columns(pl.sum_horizontal(cats).alias("total"))
+    table = table.join(wide, on="seat", how="left").fill_null(0)
+else:
+    table = table.with_columns(pl.lit(0).alias("total"))
+st.container(key="replay_scores").dataframe(table, hide_index=True)
+
+left, right = st.columns([3, 2])
+map_id = row["map"]
+cells = ui.load(queries.map_cells, db, game, map_id) if map_id else None
+if cells is not None and not cells.is_empty():
+    left.plotly_chart(charts.board_at_step(cells, moves, step, seats,
+                                           f"Cells worked by each seat up to step {step} "
+                                           "(outlined: this step's cell)"),
+                      key="replay_board")
+else:
+    left.info("This game has no map to draw; the moves are listed below.", icon="🗺️")
+right.plotly_chart(charts.score_race(scores, seats, step), key="replay_race")
+
+st.markdown("#### Moves up to this step")
+st.container(key="replay_moves").dataframe(
+    moves.filter(pl.col("step") <= step).tail(25), hide_index=True)

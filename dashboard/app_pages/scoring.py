@@ -1,0 +1,76 @@
+"""Scoring: where the points come from — by category and faction, by round, and what
+separates winners from losers. Run and filters live in the URL."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from dashboard import charts, queries, ui
+
+db = str(ui.db_path())
+st.title("Scoring")
+
+run = ui.select_run()
+if run is None:
+    st.stop()
+run_id = run["run_id"]
+filters = ui.select_filters(run)
+if filters is None:
+    st.stop()
+n_games = ui.load(queries.games_count, db, run_id, **filters)
+if n_games is None:
+    st.stop()
+if n_games == 0:
+    st.info("No games of this run match the filters yet.", icon="🔎")
+    st.stop()
+
+by_faction = ui.load(queries.category_by_faction, db, run_id, **filters)
+if by_faction is None:
+    st.stop()
+if by_faction.is_empty():
+    st.info("These games have no score events.", icon="🔎")
+    st.stop()
+
+st.markdown("#### Points by category and faction")
+ui.rests_on(n_games, None, "means per player-game; a player who scored nothing in a category "
+            "counts as 0")
+st.plotly_chart(charts.category_stacked(by_faction), key="category_stacked_chart")
+st.plotly_chart(charts.category_boxes(by_faction), key="category_box_chart")
+wide = by_faction.pivot(on="category", index="faction", values="mean").sort("faction")
+st.container(key="category_table").dataframe(
+    wide, hide_index=True,
+    column_config={c: st.column_config.NumberColumn(c, format="%.2f")
+                   for c in wide.columns if c != "faction"})
+
+st.markdown("#### Points by round")
+rounds = ui.load(queries.points_by_round, db, run_id, **filters)
+if rounds is not None:
+    left, right = st.columns(2)
+    left.plotly_chart(charts.round_curves(rounds, "faction", "Cumulative points by round, per faction"),
+                      key="round_faction_chart")
+    right.plotly_chart(charts.round_curves(rounds, "outcome", "Cumulative points by round: winners and losers"),
+                       key="round_outcome_chart")
+
+st.markdown("#### What separates winners from losers")
+wl = ui.load(queries.winners_vs_losers, db, run_id, **filters)
+if wl is not None:
+    if wl.is_empty():
+        st.info("Every player of these games won or every player lost: nothing to compare.")
+    else:
+        n_w, n_l = int(wl["n_winners"][0]), int(wl["n_losers"][0])
+        ui.rests_on(n_games, n_w + n_l, f"{n_w:,} winners against {n_l:,} losers; Welch 95% "
+                    "intervals, coloured where Holm's correction over the categories keeps the "
+                    "difference")
+        st.plotly_chart(charts.winners_losers(wl), key="winners_chart")
+        st.container(key="winners_table").dataframe(
+            wl, hide_index=True,
+            column_config={
+                "winners": st.column_config.NumberColumn(format="%.2f"),
+                "losers": st.column_config.NumberColumn(format="%.2f"),
+                "difference": st.column_config.NumberColumn(format="%.2f"),
+                "low": st.column_config.NumberColumn("95% low", format="%.2f"),
+                "high": st.column_config.NumberColumn("95% high", format="%.2f"),
+                "p_value": st.column_config.NumberColumn("p", format="%.3g"),
+                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
+                "significant": st.column_config.CheckboxColumn("differs"),
+            })

@@ -1,0 +1,36 @@
+"""The page-render benchmark's synthetic database keeps the contract's invariants (timings are
+measured by `delve bench-dashboard`, never asserted)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+
+from pipelines import bench_dashboard as bench
+
+
+def test_synthetic_database_follows_the_contract(tmp_path: Path):
+    db = bench.build_db(tmp_path / "bench.duckdb", 120)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        counts = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]
+                  for t in ("games", "players", "moves", "score_events")}
+        assert counts == {"games": 120, "players": 480, "moves": 120 * bench.STEPS,
+                          "score_events": 120 * bench.EVENTS}
+        # every player's score is the sum of their score events; one winner, the top score
+        assert con.execute("""
+            SELECT count(*) FROM players p LEFT JOIN (
+                SELECT game_id, seat, sum(points) AS s FROM score_events GROUP BY ALL) e
+              ON e.game_id = p.game_id AND e.seat = p.seat
+            WHERE coalesce(e.s, 0) <> p.score""").fetchone()[0] == 0
+        assert con.execute("""SELECT count(*) FROM (SELECT game_id, sum(won::INT) w,
+            max(score) m, max(CASE WHEN won THEN score END) ws FROM players GROUP BY game_id)
+            WHERE w <> 1 OR m <> ws""").fetchone()[0] == 0
+        assert con.execute("SELECT count(*) FROM moves m ANTI JOIN map_cells c "
+                           "ON c.cell = m.cell WHERE m.cell IS NOT NULL").fetchone()[0] == 0
+    finally:
+        con.close()
+    assert bench.ensure_db(db, 120) == (db, 0.0)      # reused, not rebuilt
+    rows = bench.bench_pages(db)
+    assert [r[0] for r in rows] == list(bench.PAGES)
