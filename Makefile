@@ -8,7 +8,7 @@ DB ?= data/delve.duckdb
 DEMO_GAMES ?= 1500
 PORT ?= 8501
 
-.PHONY: demo test soak bench-dashboard simulate dashboard install clean
+.PHONY: demo test soak bench-dashboard simulate dashboard install clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -27,7 +27,12 @@ dashboard: $(STAMP)
 
 demo: simulate dashboard
 
-test: $(STAMP)
+# The browser tests drive Debian's chromium: install it when missing (needs apt and root).
+chromium:
+	@command -v chromium >/dev/null 2>&1 || (apt-get update -qq && apt-get install -y -qq chromium >/dev/null) \
+	  || echo "warning: could not install Debian's chromium; the browser tests need it"
+
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q
 
 # 10,000 random games of every registered game, invariants checked after every step (issue 6).
