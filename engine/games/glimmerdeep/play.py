@@ -10,14 +10,14 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalAction
 from engine.core.events import NULL_LOG, EventLog
+from engine.core.frames import FrameMachine
 from engine.core.rng import chance_rng
 
 from . import scoring
-from .board import (Board, bits, build_board, components, footprints, placements_by_cell,
-                    shape_placements)
-from .economy import BASE, settle
+from .board import Board, bits, build_board, footprints, placements_by_cell, shape_placements
+from .economy import settle
 from .factions import FactionPlay, faction_play
-from .state import GEM, GOLD, IRON, RES, RES_INDEX, Player
+from .state import GEM, GOLD, IRON, Player
 
 KINDS = ("workshop", "forge")
 EXTRA = {"iron": (1, 0, 0), "gold": (0, 1, 0), "gem": (0, 0, 1), "none": (0, 0, 0)}
@@ -63,7 +63,7 @@ def cost_tuple(c) -> tuple[int, int, int]:
     return (c.iron, c.gold, c.gem)
 
 
-class GlimmerdeepState:
+class GlimmerdeepState(FrameMachine):
     """The protocol state of DESIGN.md."""
 
     def __init__(self):
@@ -146,36 +146,8 @@ class GlimmerdeepState:
         return s
 
     # ------------------------------------------------------------------ protocol
-    def to_move(self) -> int:
-        return self.stack[-1][1] if self.stack else -1
-
-    def is_over(self) -> bool:
-        return self.over
-
-    def legal_actions(self) -> list[tuple]:
-        if not self.stack:
-            return []
-        frame = self.stack[-1]
-        return _LEGAL[frame[0]](self, frame)
-
-    def apply(self, action) -> None:
-        self.apply_legal(action, None)
-
-    def apply_legal(self, action, legal: list | None) -> None:
-        """`apply`, given the list `legal_actions()` returned for this very decision (nothing
-        changed since), so that the legality check need not compute it again."""
-        if self.over or not self.stack:
-            raise IllegalAction(f"the game is over; cannot apply {action!r}")
-        frame = self.stack[-1]
-        if legal is None:
-            legal = _LEGAL[frame[0]](self, frame)
-        if action not in legal:
-            raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
-        self.step += 1
-        self._log_move(frame, action)
-        self.stack.pop()
-        _APPLY[frame[0]](self, frame, action)
-        self._advance()
+    def describe_move(self, action, frame):
+        return describe(self, action, frame)
 
     def result(self):
         return scoring.result(self)
@@ -212,11 +184,6 @@ class GlimmerdeepState:
             _TASKS[task[0]](self, task)
 
     # ------------------------------------------------------------------ logging
-    def _log_move(self, frame, action) -> None:
-        if self.log.enabled:
-            name, detail, cell = describe(self, action, frame)
-            self.log.move(self.step, self.round, self.phase, frame[1], name, detail, cell)
-
     def score(self, p: Player, category: str, points: int) -> None:
         self.log.score(self.step, self.round, p.seat, category, points)
 
@@ -716,3 +683,6 @@ def describe(s: GlimmerdeepState, action, frame=None) -> tuple[str, str, int | N
     if kind == "trait":
         return "trait", f"level {frame[2]} {action[1]}", None
     return kind, " ".join(str(a) for a in action[1:]), None
+
+GlimmerdeepState.LEGAL = _LEGAL
+GlimmerdeepState.APPLY = _APPLY

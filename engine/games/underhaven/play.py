@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from engine.core.errors import IllegalAction
 from engine.core.events import NULL_LOG, EventLog
+from engine.core.frames import FrameMachine
 from engine.core.rng import chance_rng
 
 from . import scoring
@@ -65,7 +65,7 @@ def static_for(rules, n: int) -> Static:
     return st
 
 
-class UnderhavenState:
+class UnderhavenState(FrameMachine):
     """The protocol state of DESIGN.md."""
 
     # ------------------------------------------------------------------ construction
@@ -221,37 +221,8 @@ class UnderhavenState:
         return self.rng
 
     # ------------------------------------------------------------------ protocol
-    def to_move(self) -> int:
-        return self.stack[-1][1] if self.stack else -1
-
-    def is_over(self) -> bool:
-        return self.over
-
-    def legal_actions(self) -> list[tuple]:
-        if not self.stack:
-            return []
-        frame = self.stack[-1]
-        return _LEGAL[frame[0]](self, frame)
-
-    def apply(self, action) -> None:
-        self.apply_legal(action, None)
-
-    def apply_legal(self, action, legal: list | None) -> None:
-        """`apply`, given the list `legal_actions()` returned for this very decision."""
-        if self.over or not self.stack:
-            raise IllegalAction(f"the game is over; cannot apply {action!r}")
-        frame = self.stack[-1]
-        if legal is None:
-            legal = _LEGAL[frame[0]](self, frame)
-        if action not in legal:
-            raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
-        self.step += 1
-        if self.log.enabled:
-            name, detail, cell = describe(self, action, frame)
-            self.log.move(self.step, self.round, self.phase, frame[1], name, detail, cell)
-        self.stack.pop()
-        _APPLY[frame[0]](self, frame, action)
-        self._advance()
+    def describe_move(self, action, frame):
+        return describe(self, action, frame)
 
     def result(self):
         return scoring.result(self)
@@ -1442,3 +1413,6 @@ def describe(s: UnderhavenState, action, frame=None) -> tuple[str, str, int | No
     if f == "start_rot":
         return "start_rotate", f"r{action[1]}", 4 * frame[2]
     return f if f == k else f"{f}_{k}", " ".join(str(a) for a in action[1:]), None
+
+UnderhavenState.LEGAL = _LEGAL
+UnderhavenState.APPLY = _APPLY
