@@ -100,14 +100,16 @@ def _chosen_counts(con, run_id: str, ids: list[str]) -> dict[str, tuple[int, int
 
 # -- the checks ----------------------------------------------------------------------------------------
 
-def check_rare(con, run: dict, n_games: int, rare_share: float) -> tuple[list[Finding], pl.DataFrame]:
+def check_rare(con, run: dict, n_games: int, rare_share: float,
+               choices: list[tuple[str, str]] | None = None) -> tuple[list[Finding], pl.DataFrame]:
     """Entries chosen less than `rare_share` times the average entry of their collection (only
     once that average is at least MIN_EXPECTED, so a flag has evidence), and actions chosen in
-    fewer than ACTION_GAMES of the games."""
+    fewer than ACTION_GAMES of the games.  `choices`, when the game declares it, is the
+    catalogue of entries players choose under the run's rules (else every id list)."""
     run_id = run["run_id"]
     acts = con.execute("SELECT action, count(*), count(DISTINCT game_id) FROM moves "
                        "WHERE run_id = ? GROUP BY action ORDER BY 2", [run_id]).fetchall()
-    cat = catalogue(json.loads(run["rules"] or "{}"))
+    cat = choices if choices is not None else catalogue(json.loads(run["rules"] or "{}"))
     counts = _chosen_counts(con, run_id, sorted({i for _, i in cat}))
     per_coll: dict[str, list[str]] = {}
     for coll, i in cat:
@@ -230,11 +232,17 @@ def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int =
     from .plan import import_game
     cfg = json.loads(row["config"] or "{}")
     max_rounds = None
+    choices = None
     try:
         game = import_game(row["game"], cfg.get("game_modules", ()))
+        from .plan import stored_rules
+        model = stored_rules(game, row["rules"]).model
         if game.max_rounds is not None:
-            from .plan import stored_rules
-            max_rounds = int(game.max_rounds(stored_rules(game, row["rules"]).model))
+            max_rounds = int(game.max_rounds(model))
+        if game.extra.get("choice_catalogue"):
+            # The game says which entries are players' choices available under these rules
+            # (not dealt at random, not switched off by a module).
+            choices = list(game.extra["choice_catalogue"](model))
     except Exception:  # a game no longer registered: the other checks still run
         max_rounds = None
     rep = ChecksReport(row)
@@ -245,7 +253,7 @@ def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int =
             raise DelveError(f"Run '{row['run_id']}' has no games stored: nothing to check")
         n_moves = con.execute("SELECT count(*) FROM moves WHERE run_id = ?",
                               [row["run_id"]]).fetchone()[0]
-        f1, t1 = check_rare(con, row, n_games, rare_share)
+        f1, t1 = check_rare(con, row, n_games, rare_share, choices)
         f2, t2 = check_length(con, row, max_rounds)
         f3, t3 = check_openings(con, row, min_count)
     if n_moves == 0:

@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import DONE_LABEL, DONE_RUN, REPO, RUNNING_LABEL, RUNNING_RUN
+from dashfix import DONE_LABEL, DONE_RUN, REPO, RUNNING_LABEL, RUNNING_RUN
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO, XSS, registered_games, sim_runs
+from dashfix import REPO, XSS, registered_games, sim_runs
 from test_dashboard_browser import (
     CHROMIUM,
     CHROMIUM_ARGS,

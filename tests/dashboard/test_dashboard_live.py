@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import APP, REPO
+from dashfix import APP, REPO
 from streamlit.testing.v1 import AppTest
 
 from dashboard import ui

@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from conftest import APP
+from dashfix import APP
 from streamlit.testing.v1 import AppTest
 
 from dashboard import queries, ui

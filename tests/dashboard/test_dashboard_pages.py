@@ -8,7 +8,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import APP, SIM_GAMES, XSS, _delve, sim_runs
+from dashfix import APP, SIM_GAMES, XSS, _delve, sim_runs
 from streamlit.testing.v1 import AppTest
 
 from dashboard import queries

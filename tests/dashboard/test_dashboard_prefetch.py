@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import APP, sim_runs
+from dashfix import APP, sim_runs
 from streamlit.testing.v1 import AppTest
 
 from dashboard import queries, ui

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import DONE_LABEL, DONE_RUN, RUNNING_LABEL, RUNNING_RUN
+from dashfix import DONE_LABEL, DONE_RUN, RUNNING_LABEL, RUNNING_RUN
 
 from dashboard import queries, settings
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import APP, DONE_LABEL, DONE_RUN, RUNNING_LABEL, RUNNING_RUN
+from dashfix import APP, DONE_LABEL, DONE_RUN, RUNNING_LABEL, RUNNING_RUN
 from streamlit.testing.v1 import AppTest
 
 from dashboard import queries, ui

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from conftest import REPO, SIM_GAMES, XSS, sim_runs
+from dashfix import REPO, SIM_GAMES, XSS, sim_runs
 
 
 def _report(db: Path, *args: str) -> subprocess.CompletedProcess:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO
+from dashfix import REPO
 from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _free_port, _require_chromium,
                                     serving)
 from whatif_fixtures import build_whatif_db

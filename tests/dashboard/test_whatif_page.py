@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from conftest import REPO
+from dashfix import REPO
 from whatif_fixtures import build_whatif_db
 
 WHATIF = REPO / "dashboard" / "app_pages" / "whatif.py"

@@ -85,6 +85,13 @@ def invariants(state) -> list[str]:
     return bad
 
 
+def choice_catalogue(rules) -> list[tuple[str, str]]:
+    """The rules entries players choose (for design checks): the workshop and forge cards.
+    Excavation shapes are drawn and solo market cards revealed, not chosen."""
+    return ([("workshops", c.id) for c in rules.workshops]
+            + [("forges", c.id) for c in rules.forges])
+
+
 GAME = register(Game(
     id="glimmerdeep",
     title="Glimmerdeep",
@@ -101,4 +108,5 @@ GAME = register(Game(
     action_values=bots.action_values,
     max_rounds=lambda rules: rules.game.rounds,
     invariants=invariants,
+    extra={"choice_catalogue": choice_catalogue},
 ))

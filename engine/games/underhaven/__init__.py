@@ -128,6 +128,22 @@ def max_rounds(rules) -> int:
                if str(n) in rules.turn_die.track_rounds)
 
 
+def choice_catalogue(rules) -> list[tuple[str, str]]:
+    """The rules entries players choose (for design checks): buildings (advanced ones only with
+    that module), market cards, trade spaces and starting cards (deal 3, keep 2; advanced ones
+    only with energy).  Abilities, octagons and missions are dealt or drawn, not chosen."""
+    out = [("buildings", b.id) for b in rules.buildings
+           if not b.advanced or rules.modules.advanced_buildings]
+    out += [("market_cards", c.id) for c in rules.market_cards]
+    gated = {"loan": rules.modules.corp_locations, "upgrade": rules.modules.corp_locations,
+             "corp_energy": rules.modules.energy, "energy_for_goods": rules.modules.energy,
+             "goods_for_energy": rules.modules.energy}
+    out += [("trade_spaces", t.id) for t in rules.trade_spaces if gated.get(t.kind, True)]
+    out += [("start_cards", c.id) for c in rules.start_cards
+            if not c.advanced or rules.modules.energy]
+    return out
+
+
 GAME = register(Game(
     id="underhaven",
     title="Underhaven",
@@ -144,5 +160,5 @@ GAME = register(Game(
     action_values=bots.action_values,
     max_rounds=max_rounds,
     invariants=invariants,
-    extra={"variable_length": True},
+    extra={"variable_length": True, "choice_catalogue": choice_catalogue},
 ))
