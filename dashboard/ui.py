@@ -274,3 +274,29 @@ def _prefetch(db: str, run_id: str, version: str) -> None:
         queries.game_list(db, run_id, version=version)
     except Exception:  # noqa: BLE001 - a warm-up only; the page itself reports problems
         pass
+
+
+def filtered_run(title: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """The head every analysis page shares: title, run picker and filters.  Returns (db, run,
+    filters) or stops the page (no run, unreadable data) after showing why."""
+    db = str(db_path())
+    st.title(title)
+    run = select_run()
+    if run is None:
+        st.stop()
+    filters = select_filters(run)
+    if filters is None:
+        st.stop()
+    return db, run, filters
+
+
+def games_or_stop(db: str, run_id: str, filters: dict[str, Any]) -> int:
+    """The number of games matching the filters, or stop the page with a message if none."""
+    n_games = load(queries.games_count, db, run_id, **filters)
+    if n_games is None:
+        st.stop()
+    if n_games == 0:
+        st.info("No games of this run match the filters yet (a running run stores its games as "
+                "they finish).", icon="🔎")
+        st.stop()
+    return n_games

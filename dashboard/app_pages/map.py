@@ -9,16 +9,8 @@ import streamlit as st
 
 from dashboard import charts, queries, ui
 
-db = str(ui.db_path())
-st.title("Map")
-
-run = ui.select_run()
-if run is None:
-    st.stop()
+db, run, filters = ui.filtered_run("Map")
 run_id, game = run["run_id"], run["game"]
-filters = ui.select_filters(run)
-if filters is None:
-    st.stop()
 options = ui.load(queries.filter_options, db, run_id, filters["version"])
 if options is None:
     st.stop()

@@ -7,22 +7,9 @@ import streamlit as st
 
 from dashboard import charts, queries, ui
 
-db = str(ui.db_path())
-st.title("Scoring")
-
-run = ui.select_run()
-if run is None:
-    st.stop()
+db, run, filters = ui.filtered_run("Scoring")
 run_id = run["run_id"]
-filters = ui.select_filters(run)
-if filters is None:
-    st.stop()
-n_games = ui.load(queries.games_count, db, run_id, **filters)
-if n_games is None:
-    st.stop()
-if n_games == 0:
-    st.info("No games of this run match the filters yet.", icon="🔎")
-    st.stop()
+n_games = ui.games_or_stop(db, run_id, filters)
 
 by_faction = ui.load(queries.category_by_faction, db, run_id, **filters)
 if by_faction is None:
