@@ -9,6 +9,7 @@ player by player in turn order (they do not interact).
 from __future__ import annotations
 
 from engine.core.errors import IllegalAction
+from engine.core.cache import PerRulesCache
 from engine.core.events import NULL_LOG, EventLog
 from engine.core.frames import FrameMachine
 from engine.core.rng import chance_rng
@@ -46,17 +47,7 @@ class _Static:
         self.outposts = outpost_mask(self.board)
 
 
-_STATIC_CACHE: dict = {}
-
-
-def static_for(rules, map_id: str) -> _Static:
-    key = (id(rules), map_id)
-    st = _STATIC_CACHE.get(key)
-    if st is None or st.rules is not rules:
-        if len(_STATIC_CACHE) > 64:
-            _STATIC_CACHE.clear()
-        st = _STATIC_CACHE[key] = _Static(rules, map_id)
-    return st
+static_for = PerRulesCache(_Static)  # (rules, map_id) -> _Static
 
 
 def cost_tuple(c) -> tuple[int, int, int]:

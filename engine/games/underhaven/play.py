@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+from engine.core.cache import PerRulesCache
 from engine.core.events import NULL_LOG, EventLog
 from engine.core.frames import FrameMachine
 from engine.core.rng import chance_rng
@@ -52,17 +53,7 @@ class Static:
         self.gaps = self.geo.useful_gaps()
 
 
-_STATIC: dict = {}
-
-
-def static_for(rules, n: int) -> Static:
-    key = (id(rules), n)
-    st = _STATIC.get(key)
-    if st is None or st.rules is not rules:
-        if len(_STATIC) > 64:
-            _STATIC.clear()
-        st = _STATIC[key] = Static(rules, n)
-    return st
+static_for = PerRulesCache(Static)  # (rules, player count) -> Static
 
 
 class UnderhavenState(FrameMachine):

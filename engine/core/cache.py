@@ -1,0 +1,23 @@
+"""What a game precomputes once per (rules, setup) and shares across its games."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+
+class PerRulesCache:
+    """Caches `build(rules, key)` per rules object (by identity, kept alive with the entry, so
+    a new rules object never hits a stale entry) and key; bounded, cleared when full."""
+
+    def __init__(self, build: Callable[[Any, Any], Any], size: int = 64):
+        self.build = build
+        self.size = size
+        self.entries: dict = {}
+
+    def __call__(self, rules, key):
+        hit = self.entries.get((id(rules), key))
+        if hit is None or hit[0] is not rules:
+            if len(self.entries) >= self.size:
+                self.entries.clear()
+            hit = self.entries[(id(rules), key)] = (rules, self.build(rules, key))
+        return hit[1]
