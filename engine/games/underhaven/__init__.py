@@ -8,12 +8,11 @@ from engine.core.registry import register
 
 from . import bots, scoring
 from .board import geometry
-from .play import UnderhavenState
+from .play import MAP_ID, UnderhavenState
 from .rules import UnderhavenRules
 
 PLAYER_COUNTS = (2, 3, 4)
-MAP_ID = "octagons"
-NOT_IMPLEMENTED = ("crooked_caverns",)
+NOT_IMPLEMENTED: tuple[str, ...] = ()
 
 
 def factions(rules) -> list[str]:
@@ -22,6 +21,10 @@ def factions(rules) -> list[str]:
 
 
 def maps(rules) -> list[str]:
+    """`octagons` (the base layout), or with Crooked Caverns the crooked layouts (each a map
+    with fixed geometry, so map_cells stays keyed by map and cell)."""
+    if rules.modules.crooked_caverns:
+        return list(rules.crooked_maps)
     return [MAP_ID]
 
 
@@ -30,8 +33,15 @@ def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
         raise SetupError(f"--players {n_players}: Underhaven seats 2 to 4 players")
     if str(n_players) not in rules.board.layouts:
         raise SetupError(f"--players {n_players}: the rules have no board.layouts.\"{n_players}\"")
-    if map_id is not None and map_id not in maps(rules):
-        raise SetupError(f"--map {map_id}: unknown map; expected {MAP_ID}")
+    known = maps(rules)
+    if not known:
+        raise SetupError("modules.crooked_caverns: the rules have no crooked_maps "
+                         "(data/rules/underhaven/crooked.toml)")
+    if map_id is not None and map_id not in known:
+        raise SetupError(f"--map {map_id}: unknown map; expected one of {', '.join(known)}")
+    for m in known if rules.modules.crooked_caverns else ():
+        if str(n_players) not in rules.crooked_maps[m].layouts:
+            raise SetupError(f"--players {n_players}: crooked_maps.{m} has no layouts.\"{n_players}\"")
     for f in faction_ids or ():
         if f not in rules.corporations:
             raise SetupError(f"--factions: unknown corporation '{f}'; expected one of "
@@ -47,7 +57,7 @@ def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
 def new_game(rules, seats, seed: int, *, map: str | None = None, log: bool = True):
     seats = [s if isinstance(s, Seat) else Seat(*s) for s in seats]
     check_setup(rules, len(seats), map, [s.faction for s in seats])
-    return UnderhavenState.new(rules, seats, seed, MAP_ID, log=log)
+    return UnderhavenState.new(rules, seats, seed, map or maps(rules)[0], log=log)
 
 
 def observe(state, seat: int):
@@ -89,8 +99,22 @@ def observe(state, seat: int):
 
 
 def map_cells(rules) -> list[MapCell]:
-    geo = geometry(rules.board, rules.board.max_lines)
-    return [MapCell(MAP_ID, c, geo.xy[c][0], geo.xy[c][1], geo.kind[c]) for c in range(geo.n_cells)]
+    """Every cell of every map the rules can play: for `octagons` all spaces, gaps and
+    entrances of the largest layout; for a crooked map the spaces of every octagon any of its
+    layouts uses, the gaps facing them and its entrances."""
+    if not rules.modules.crooked_caverns:
+        geo = geometry(rules.board, rules.board.max_lines)
+        return [MapCell(MAP_ID, c, geo.xy[c][0], geo.xy[c][1], geo.kind[c])
+                for c in range(geo.n_cells)]
+    out = []
+    for m in maps(rules):
+        geo = geometry(rules.crooked_maps[m], 0, "all", outer_edge=False)
+        for c in range(geo.n_cells):
+            k = geo.kind[c]
+            if (k == "space" and geo.octagon_ok[c >> 2]) or (k == "gap" and geo.faces(c)) \
+                    or k == "entrance":
+                out.append(MapCell(m, c, geo.xy[c][0], geo.xy[c][1], k))
+    return out
 
 
 def invariants(state) -> list[str]:
@@ -130,8 +154,9 @@ def max_rounds(rules) -> int:
 
 def choice_catalogue(rules) -> list[tuple[str, str]]:
     """The rules entries players choose (for design checks): buildings (advanced ones only with
-    that module), market cards, trade spaces and starting cards (deal 3, keep 2; advanced ones
-    only with energy).  Abilities, octagons and missions are dealt or drawn, not chosen."""
+    that module), market cards, trade spaces, starting cards (deal 3, keep 2; advanced ones
+    only with energy) and tunnel types (long ones need the outer edge: not with Crooked
+    Caverns).  Abilities, octagons and missions are dealt or drawn, not chosen."""
     out = [("buildings", b.id) for b in rules.buildings
            if not b.advanced or rules.modules.advanced_buildings]
     out += [("market_cards", c.id) for c in rules.market_cards]
@@ -141,6 +166,8 @@ def choice_catalogue(rules) -> list[tuple[str, str]]:
     out += [("trade_spaces", t.id) for t in rules.trade_spaces if gated.get(t.kind, True)]
     out += [("start_cards", c.id) for c in rules.start_cards
             if not c.advanced or rules.modules.energy]
+    out += [("tunnels", t.id) for t in rules.tunnels
+            if t.span == 1 or not rules.modules.crooked_caverns]
     return out
 
 

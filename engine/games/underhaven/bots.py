@@ -60,6 +60,8 @@ def evaluate(s, seat: int) -> float:
     for sp, o in enumerate(s.owner):
         if o == seat:
             v += _building_value(s, seat, sp, rounds)
+    if p.owed is not None:               # the first Construction Molds build, not yet paid
+        v -= (p.owed[0] + p.owed[1] + p.owed[2]) * TRACK_VALUE + p.owed[3] * pt_value(s)
     if rounds > 1:
         v += worker_terms(s, p, p.workers)
     return v
@@ -162,17 +164,27 @@ def card_value(s, p, card) -> float:
         best = sum(sorted((v for row in rows for v in row), reverse=True)[:3])
     else:
         best = sum(max(row) for row in rows)
-    return best + order_value(s, p, card.support)
+    return best + order_value(s, p, card.support) + card.play_rep
 
 
 def _settle(s, seat: int) -> None:
-    """Resolve the specialist sourcing a build opened, cheapest source first."""
+    """Resolve the specialist sourcing a build opened, cheapest source first, and a Low Light
+    Pub deal a consultant's landing opened, best deal first."""
     guard = 0
-    while s.stack and s.stack[-1][0] == "spec" and s.stack[-1][1] == seat and guard < 8:
+    while s.stack and s.stack[-1][0] in ("spec", "pub") and s.stack[-1][1] == seat and guard < 8:
         guard += 1
         acts = s.legal_actions()
+        if s.stack[-1][0] == "pub":
+            s.apply(max(acts, key=lambda a: _after(s, seat, a)))
+            continue
         rank = {"own": 0, "skip": 1, "pro": 2, "hire": 3, "super": 4, "overbid": 5, "skip_forced": 6}
         s.apply(min(acts, key=lambda a: rank.get(a[1], 9)))
+
+
+def _after(s, seat: int, action) -> float:
+    nxt = s.clone(log=False)
+    nxt.apply(action)
+    return evaluate(nxt, seat)
 
 
 def action_values(s, seat: int, actions: list) -> list[float]:
@@ -210,6 +222,7 @@ def action_values(s, seat: int, actions: list) -> list[float]:
             else:
                 nxt = s.clone(log=False)
                 nxt.apply(a)
+                _settle(nxt, seat)
                 out.append(evaluate(nxt, seat))
         return out
     out = []

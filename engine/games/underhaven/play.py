@@ -22,19 +22,32 @@ from .board import geometry, rotated
 from .state import FOOD, MATERIAL, MONEY, Player, gain_track, pay_track
 
 ACT_KINDS = ("harvest", "mine", "entertain")
+MAP_ID = "octagons"          # the base game's map (Crooked Caverns: `rules.crooked_maps`)
 
 
 class Static:
     """What does not change during a game with this rules object and player count."""
 
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
-                 "missions", "colour_corp", "abilities", "gaps")
+                 "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
+                 "tunnel_ids")
 
-    def __init__(self, rules, n: int):
+    def __init__(self, rules, key):
+        n, map_id = key if isinstance(key, tuple) else (key, MAP_ID)
         self.rules = rules
         self.n = n
-        self.layout = rules.board.layouts[str(n)]
-        self.geo = geometry(rules.board, self.layout.lines)
+        # Crooked Caverns: the map is one of the crooked layouts, with no outer edge.
+        self.crooked = map_id != MAP_ID
+        self.board = rules.crooked_maps[map_id] if self.crooked else rules.board
+        self.layout = self.board.layouts[str(n)]
+        if self.crooked:
+            self.geo = geometry(self.board, self.layout.lines, self.layout, outer_edge=False)
+        else:
+            self.geo = geometry(rules.board, self.layout.lines)
+        # Where each tile type can lie (tunnel types by id; "trapezoid": every face of a gap).
+        self.tunnel_ids = [t.id for t in rules.tunnels]
+        self.placements = {t.id: self.geo.placements(t.arms, t.span) for t in rules.tunnels}
+        self.placements["trapezoid"] = self.geo.placements(("NW", "NE", "SE", "SW"), 1)
         mods = rules.modules
         self.b = {b.id: b for b in rules.buildings
                   if not b.advanced or (mods.advanced_buildings and (mods.energy or not b.gain.energy))}
@@ -53,7 +66,7 @@ class Static:
         self.gaps = self.geo.useful_gaps()
 
 
-static_for = PerRulesCache(Static)  # (rules, player count) -> Static
+static_for = PerRulesCache(Static)  # (rules, (player count, map)) -> Static
 
 
 class UnderhavenState(FrameMachine):
@@ -66,7 +79,7 @@ class UnderhavenState(FrameMachine):
         g = rules.game
         s.rules = rules
         s.n = n = len(seats)
-        s.st = st = static_for(rules, n)
+        s.st = st = static_for(rules, (n, map_id))
         s.map_id = map_id
         s.rng = chance_rng(seed)
         s.log = EventLog(enabled=log)
@@ -151,7 +164,18 @@ class UnderhavenState(FrameMachine):
             s.start_tile.append(starts.pop())
             s.dealt.append(tuple(deck.pop() for _ in range(g.start_cards_dealt) if deck))
         s.start_card_deck = deck
-        s.tunnels_left = 40
+        if st.crooked:
+            # Crooked Caverns: "For a larger setup, use the remaining Starting tiles": they lie
+            # face down on random positions off the start slots (their regular octagons go
+            # back to the box); whoever explores one claims its printed building.
+            C = st.board.columns
+            slots = {sl.line * C + sl.col for grp in st.layout.slot_sets for sl in grp}
+            free = [o for o in range(geo.n_oct) if geo.octagon_ok[o] and o not in slots]
+            for o in rng.sample(free, min(len(starts), len(free))):
+                s.box.append(s.tile[o])
+                s.tile[o] = starts.pop()
+        # The tunnel tiles on the Corp board (setup 3 D), by type.
+        s.tunnel_supply = {t.id: t.count for t in rules.tunnels}
         s.loan_cubes = [0] * len(g.loan_tiers)
         s.slot_sets_left = list(range(len(st.layout.slot_sets)))
         for p in s.players:
@@ -178,6 +202,7 @@ class UnderhavenState(FrameMachine):
         s.owner = self.owner.copy()
         s.done = self.done.copy()
         s.gap = self.gap.copy()
+        s.tunnel_supply = self.tunnel_supply.copy()
         s.supply = self.supply.copy()
         s.mission_deck = self.mission_deck.copy()
         s.mission_discard = self.mission_discard.copy()
@@ -304,20 +329,29 @@ class UnderhavenState(FrameMachine):
 
     # ------------------------------------------------------------------ board queries
     def neighbours(self, cell: int):
+        """Touching cells, and the spaces a tile in this space's gap connects it to (a tile
+        is one move "whatever its length")."""
         geo = self.st.geo
         out = list(geo.nb[cell])
         if cell < geo.n_space:
-            gcell = geo.space_gap[cell]
-            if gcell >= 0 and gcell in self.gap:
-                out.extend(x for x in geo.faces(gcell) if x != cell)
+            tile = self.gap.get(geo.space_gap[cell])
+            if tile is not None and cell in tile[2]:
+                out.extend(x for x in tile[2] if x != cell and x not in geo.nb[cell])
         return out
 
     def connected(self, a: int, b: int) -> bool:
         geo = self.st.geo
         if b in geo.nb[a]:
             return True
-        ga = geo.space_gap[a]
-        return ga >= 0 and ga in self.gap and ga == geo.space_gap[b]
+        tile = self.gap.get(geo.space_gap[a]) if a < geo.n_space else None
+        return tile is not None and a in tile[2] and b in tile[2]
+
+    def lay_tile(self, kind: str, seat: int, gaps, spaces) -> None:
+        """A tunnel or trapezoid tile on `gaps` (one, or a run of outer-edge gaps for a long
+        tunnel), connecting `spaces`: `gap[g] = (kind, seat, spaces)`."""
+        spaces = tuple(spaces)
+        for g in gaps:
+            self.gap[g] = (kind, seat, spaces)
 
     def group(self, space: int, pred) -> list[int]:
         """Spaces connected to `space` (touching or through a tile) whose building satisfies
@@ -537,7 +571,7 @@ def _l_start(s, frame):
 
 def _a_start(s, frame, action):
     sl = s.st.layout.slot_sets[action[1]][action[2]]
-    o = sl.line * s.rules.board.columns + sl.col
+    o = sl.line * s.st.board.columns + sl.col
     s.slot_sets_left.remove(action[1])
     s.box.append(s.tile[o])        # the replaced octagon goes back to the box unseen
     s.tile[o] = s.start_tile[frame[1]]
@@ -561,6 +595,22 @@ def _a_start_rot(s, frame, action):
     s.done[sp] = True
     p.entrance = ent
     p.workers = [ent] * (g.start_workers + len(p.workers))
+    if s.rules.start_tunnel.reading == "setup":
+        s.stack.append(("start_tunnel", seat, o))
+
+
+def _l_start_tunnel(s, frame):
+    """The starting tunnel tile (setup 6, assumed reading): laid free right after the
+    starting octagon, connecting one of its spaces."""
+    kind = s.rules.start_tunnel.tile
+    mine = range(4 * frame[2], 4 * frame[2] + 4)
+    return [("tile", kind, g, r) for g, r, gaps, spaces in s.st.placements[kind]
+            if any(x in mine for x in spaces) and not any(x in s.gap for x in gaps)] or [("none",)]
+
+
+def _a_start_tunnel(s, frame, action):
+    if action[0] == "tile":
+        _lay(s, frame[1], action[1], action[1], action[2], action[3])
 
 
 # ====================================================================== turn frames
@@ -634,6 +684,7 @@ def _a_card(s, frame, action):
     p.hand.remove(action[1])
     p.secret.discard(action[1])
     p.slot = action[1]
+    s.score(p, "cards", s.st.cards[action[1]].play_rep)   # "From Activation cards"
     p.markers = 3
     p.used_slots = ()
     p.support_pending = True
@@ -779,8 +830,10 @@ def do_order(s, p, order) -> None:
         molds = [s.st.b[s.bld[sp]].build_twice_money for sp in s.owned(p.seat)
                  if s.done[sp] and s.st.b[s.bld[sp]].build_twice_money >= 0]
         if molds:                        # Construction Molds: "Build x2, -2 Money"
-            s.stack.append(("build", p.seat, min(molds)))
-        s.stack.append(("build", p.seat))
+            s.stack.append(("build", p.seat, min(molds), "second"))
+            s.stack.append(("build", p.seat, 0, "first"))   # paid with the second build
+        else:
+            s.stack.append(("build", p.seat))
     elif kind == "corp":
         s.stack.append(("corp", p.seat))
 
@@ -866,6 +919,8 @@ def _a_move(s, frame, action):
         owner = s.owner[sp]
         if owner != p.seat:
             s.score(s.players[owner], "social", bd.owner_rep)
+        if bd.deal_pt and p.pt >= bd.deal_pt and pub_targets(s, p):
+            s.stack.append(("pub", p.seat, sp))       # The Low Light Pub: a deal
 
 
 def _l_rotate(s, frame):
@@ -873,7 +928,7 @@ def _l_rotate(s, frame):
     tile = s.st.tiles[s.tile[o]]
     out, seen = [], set()
     for r in range(4):
-        key = rotated(tile.spaces, r)
+        key = (rotated(tile.spaces, r), (tile.start_space + r) % 4 if tile.start_building else -1)
         if key not in seen:
             seen.add(key)
             out.append(("rot", r))
@@ -881,7 +936,45 @@ def _l_rotate(s, frame):
 
 
 def _a_rotate(s, frame, action):
-    s.explore(frame[2] >> 2, action[1])
+    o = frame[2] >> 2
+    s.explore(o, action[1])
+    tile = s.st.tiles[s.tile[o]]
+    if s.tile[o] >= s.st.n_regular and tile.start_building:
+        # Crooked Caverns: a remaining starting tile's printed building is a "free" building
+        # for the player who turns it over (assumed).
+        sp = 4 * o + (tile.start_space + action[1]) % 4
+        if s.bld[sp] is None:
+            s.bld[sp] = tile.start_building
+            s.owner[sp] = frame[1]
+            s.done[sp] = True
+
+
+def pub_targets(s, p) -> list[int]:
+    """The Low Light Pub: "place their cube on a building they don't own": any rival's
+    building not carrying the player's cube yet (it counts once it joins one of the player's
+    networks of the same type, see scoring.clusters)."""
+    return [sp for sp, o in enumerate(s.owner) if o not in (-1, p.seat) and sp not in p.cubes]
+
+
+def _l_pub(s, frame):
+    p = s.players[frame[1]]
+    price = s.st.b[s.bld[frame[2]]].deal_pt
+    if p.pt < price:
+        return [("none",)]
+    return [("deal", sp) for sp in pub_targets(s, p)] + [("none",)]
+
+
+def _a_pub(s, frame, action):
+    """No negotiation in a simulation: the deal is the rulebook's fallback, "the price is 3
+    PT. Not possible to deny": the power tokens go to the building's owner."""
+    if action[0] == "none":
+        return
+    p = s.players[frame[1]]
+    price = s.st.b[s.bld[frame[2]]].deal_pt
+    sp = action[1]
+    p.pt -= price
+    s.players[s.owner[sp]].pt += price
+    p.cubes.append(sp)
 
 
 # ---------------------------------------------------------------- harvest / mine / entertain
@@ -1041,35 +1134,50 @@ def _a_again(s, frame, action):
         _do_trade(s, s.players[frame[1]], frame[2])
 
 
-def _tile_options(s, p) -> list[int]:
+def _tile_options(s, p) -> list[tuple]:
+    """("tile", kind, anchor gap, orientation) for every tunnel type left in the supply and
+    every trapezoid the player holds, on free gaps, connecting a space where the player has a
+    worker ("your worker ... adjacent to the indicated building spot"), anywhere with the
+    "Tunnel tile requirement skipped" ability."""
     geo = s.st.geo
     anywhere = p.ability == "tunnel_anywhere"
-    near = set()
-    if not anywhere:
-        for cell in p.workers:
-            if 0 <= cell < geo.n_space:
-                g = geo.space_gap[cell]
-                if g >= 0:
-                    near.add(g)
-    return [g for g in s.st.gaps if g not in s.gap and (anywhere or g in near)]
+    near = {c for c in p.workers if 0 <= c < geo.n_space}
+    kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
+    kinds += [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
+    out = []
+    for kind, shape in kinds:
+        for g, r, gaps, spaces in s.st.placements[shape]:
+            if any(x in s.gap for x in gaps):
+                continue
+            if anywhere or any(x in near for x in spaces):
+                out.append(("tile", kind, g, r))
+    return out
 
 
 def _l_tile(s, frame):
-    p = s.players[frame[1]]
-    kinds = (["tunnel"] if s.tunnels_left > 0 else []) + sorted(set(p.trapezoids))
-    return [("tile", k, g) for g in _tile_options(s, p) for k in kinds] or [("none",)]
+    return _tile_options(s, s.players[frame[1]]) or [("none",)]
 
 
 def _a_tile(s, frame, action):
     if action[0] == "none":
         return
     p = s.players[frame[1]]
-    kind, g = action[1], action[2]
-    if kind == "tunnel":
-        s.tunnels_left -= 1
+    kind = action[1]
+    if kind in s.tunnel_supply:
+        s.tunnel_supply[kind] -= 1
+        shape = kind
     else:
         p.trapezoids.remove(kind)
-    s.gap[g] = (kind, p.seat)
+        shape = "trapezoid"
+    _lay(s, p.seat, kind, shape, action[2], action[3])
+
+
+def _lay(s, seat: int, kind: str, shape: str, anchor: int, rot: int) -> None:
+    for g, r, gaps, spaces in s.st.placements[shape]:
+        if g == anchor and r == rot:
+            s.lay_tile(kind, seat, gaps, spaces)
+            return
+    raise ValueError(f"no {shape} placement at gap {anchor} r{rot}")
 
 
 def _l_buy(s, frame):
@@ -1188,9 +1296,10 @@ def _workforce_ok(s, p, bd, site: int, pros_used: int) -> bool:
 
 
 def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None, pros_used=0,
-                   skip=None) -> bool:
+                   skip=None, owed=None) -> bool:
     """Whether the build can be completed, sourcing each remaining specialist the cheapest
-    way (own, the once-per-turn skip, a professional, then the cheapest paid source)."""
+    way (own, the once-per-turn skip, a professional, then the cheapest paid source).
+    `owed`: the deferred cost of the first Construction Molds build, paid together."""
     colours = _spec_need(s, p, bd) if colours is None else colours
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
@@ -1214,11 +1323,39 @@ def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None,
         pt += t
     if not _workforce_ok(s, p, bd, site, pros):
         return False
+    cost = _merge(_build_cost(s, p, bd, money, pt), owed)
+    return s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
+
+
+def _build_cost(s, p, bd, money: int, pt: int) -> tuple[int, int, int, int, int]:
+    """(money, food, material, power tokens, morale level) of a build, with `money` and `pt`
+    owed for its specialists."""
     bm, bf, bmat, bpt = _base_cost(s, p, bd)
-    return s.afford(p, money + bm, bf, bmat, pt + bpt, s.morale_steps(p, bd.morale)) is not None
+    return money + bm, bf, bmat, pt + bpt, bd.morale
 
 
-def buildable(s, p, extra_money: int = 0) -> list[tuple]:
+def _merge(cost, owed):
+    """Construction Molds: "players only pay 3 PT (1 for each resource) to build 2
+    buildings": the two builds' amounts of each resource are added and paid as one payment
+    per resource (a power token then covers the whole sum); the higher morale level counts."""
+    if owed is None:
+        return cost
+    return (cost[0] + owed[0], cost[1] + owed[1], cost[2] + owed[2], cost[3] + owed[3],
+            max(cost[4], owed[4]))
+
+
+def _pay(s, p, cost) -> None:
+    """Pay resource by resource, then buy the missing morale."""
+    steps = s.morale_steps(p, cost[4])
+    paid = s.afford(p, *cost[:4], steps)
+    if paid is None:                     # a source forced on the player made it unpayable
+        paid = (p.res.copy(), p.pt)
+        steps = 0
+    p.res, p.pt = list(paid[0]), paid[1]
+    p.morale += steps
+
+
+def buildable(s, p, extra_money: int = 0, owed=None) -> list[tuple]:
     out = []
     sites = build_sites(s, p)
     if not sites:
@@ -1231,52 +1368,71 @@ def buildable(s, p, extra_money: int = 0) -> list[tuple]:
                 continue
             if bd.one_per_player and any(s.bld[x] == bid for x in s.owned(p.seat)):
                 continue
-            if build_feasible(s, p, bd, site, extra_money):
+            if build_feasible(s, p, bd, site, extra_money, owed=owed):
                 out.append(("b", bid, site))
         for bid in dict.fromkeys(p.start_buildings):
             bd = b[bid]
-            if terr in bd.terrains and build_feasible(s, p, bd, site, extra_money):
+            if terr in bd.terrains and build_feasible(s, p, bd, site, extra_money, owed=owed):
                 out.append(("b", bid, site))
     return out
 
 
+def _build_mode(frame) -> str:
+    """"" (a single build), "first" or "second" (the two builds of Construction Molds)."""
+    return frame[3] if len(frame) > 3 else ""
+
+
+def _owed(p, mode: str):
+    return p.owed if mode == "second" else None
+
+
 def _l_build(s, frame):
+    p = s.players[frame[1]]
     extra = frame[2] if len(frame) > 2 else 0     # the second build of Construction Molds
-    return buildable(s, s.players[frame[1]], extra) + [("none",)]
+    return buildable(s, p, extra, _owed(p, _build_mode(frame))) + [("none",)]
 
 
 def _a_build(s, frame, action):
-    if action[0] == "none":
-        return
     p = s.players[frame[1]]
+    mode = _build_mode(frame)
+    if action[0] == "none":
+        if mode == "first" and s.stack and s.stack[-1][:2] == ("build", p.seat) \
+                and _build_mode(s.stack[-1]) == "second":
+            s.stack.pop()                # no first build: no second one either
+        elif mode == "second" and p.owed is not None:
+            _pay(s, p, p.owed)           # only one build: the first is paid alone
+            p.owed = None
+        return
     bid, site = action[1], action[2]
     bd = s.st.b[bid]
-    # ("spec", seat, bid, site, colours left, money owed, pt owed, pros used)
+    # ("spec", seat, bid, site, colours left, money owed, pt owed, pros used, build mode)
     extra = frame[2] if len(frame) > 2 else 0
-    _next_spec(s, p, bid, site, tuple(_spec_need(s, p, bd)), extra, 0, 0)
+    _next_spec(s, p, bid, site, tuple(_spec_need(s, p, bd)), extra, 0, 0, mode)
 
 
-def _next_spec(s, p, bid, site, colours, money, pt, pros) -> None:
+def _next_spec(s, p, bid, site, colours, money, pt, pros, mode="") -> None:
     if colours:
-        s.stack.append(("spec", p.seat, bid, site, colours, money, pt, pros))
+        s.stack.append(("spec", p.seat, bid, site, colours, money, pt, pros, mode))
     else:
-        _finish_build(s, p, bid, site, money, pt, pros)
+        _finish_build(s, p, bid, site, money, pt, pros, mode)
 
 
 def _l_spec(s, frame):
     p = s.players[frame[1]]
-    bid, site, colours, money, pt, pros = frame[2:]
+    bid, site, colours, money, pt, pros, mode = frame[2:]
     bd = s.st.b[bid]
+    owed = _owed(p, mode)
     skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
     out = []
     for src, arg, m, t, _rep in _source_options(s, p, colours[0]):
         if src == "pro" and p.pros_free - pros <= 0:
             continue
         if src == "skip":
-            ok = build_feasible(s, p, bd, site, money, pt, list(colours[1:]), pros, skip=False)
+            ok = build_feasible(s, p, bd, site, money, pt, list(colours[1:]), pros, skip=False,
+                                owed=owed)
         else:
             ok = build_feasible(s, p, bd, site, money + m, pt + t, list(colours[1:]),
-                                pros + (src == "pro"), skip=skip)
+                                pros + (src == "pro"), skip=skip, owed=owed)
         if ok:
             out.append(("src", src, arg))
     return out or [("src", "skip_forced", -1)]
@@ -1284,7 +1440,7 @@ def _l_spec(s, frame):
 
 def _a_spec(s, frame, action):
     p = s.players[frame[1]]
-    bid, site, colours, money, pt, pros = frame[2:]
+    bid, site, colours, money, pt, pros, mode = frame[2:]
     src, arg = action[1], action[2]
     c = colours[0]
     g = s.rules.game
@@ -1316,21 +1472,20 @@ def _a_spec(s, frame, action):
     elif src in ("skip", "skip_forced"):
         p.used.add("skip_specialist")
     p.turn_colours.add(c)
-    _next_spec(s, p, bid, site, colours[1:], money, pt, pros)
+    _next_spec(s, p, bid, site, colours[1:], money, pt, pros, mode)
 
 
-def _finish_build(s, p, bid, site, money, pt, pros) -> None:
+def _finish_build(s, p, bid, site, money, pt, pros, mode="") -> None:
     """Pay resource by resource, buy the missing morale, fly in consultants and
-    professionals for the missing workers, and lay the building face down."""
+    professionals for the missing workers, and lay the building face down.  The first build
+    of Construction Molds is paid with the second one (`p.owed`)."""
     bd = s.st.b[bid]
-    bm, bf, bmat, bpt = _base_cost(s, p, bd)
-    steps = s.morale_steps(p, bd.morale)
-    paid = s.afford(p, money + bm, bf, bmat, pt + bpt, steps)
-    if paid is None:                     # a source forced on the player made it unpayable
-        paid = (p.res.copy(), p.pt)
-        steps = 0
-    p.res, p.pt = list(paid[0]), paid[1]
-    p.morale += steps
+    cost = _build_cost(s, p, bd, money, pt)
+    if mode == "first":
+        p.owed = cost
+    else:
+        _pay(s, p, _merge(cost, _owed(p, mode)))
+        p.owed = None
     here = sum(1 for c in p.workers if c == site)
     missing = max(0, bd.workers - here)
     cons = min(missing, p.cons_free)
@@ -1352,15 +1507,17 @@ def _finish_build(s, p, bid, site, money, pt, pros) -> None:
 
 # ====================================================================== tables
 _LEGAL = {"keep": _l_keep, "start": _l_start, "start_rot": _l_start_rot, "unit": _l_unit,
+          "start_tunnel": _l_start_tunnel,
           "gain_spec": _l_gain_spec, "card": _l_card, "order": _l_order, "move": _l_move,
           "rotate": _l_rotate, "activate": _l_activate, "trade": _l_trade, "corp": _l_corp,
           "again": _l_again, "tile": _l_tile, "buy": _l_buy, "build": _l_build, "spec": _l_spec,
-          "upgrade": _l_upgrade}
+          "upgrade": _l_upgrade, "pub": _l_pub}
 _APPLY = {"keep": _a_keep, "start": _a_start, "start_rot": _a_start_rot, "unit": _a_unit,
+          "start_tunnel": _a_start_tunnel,
           "gain_spec": _a_gain_spec, "card": _a_card, "order": _a_order, "move": _a_move,
           "rotate": _a_rotate, "activate": _a_activate, "trade": _a_trade, "corp": _a_trade,
           "again": _a_again, "tile": _a_tile, "buy": _a_buy, "build": _a_build, "spec": _a_spec,
-          "upgrade": _a_upgrade}
+          "upgrade": _a_upgrade, "pub": _a_pub}
 
 
 # ====================================================================== describe
@@ -1379,8 +1536,9 @@ def describe(s: UnderhavenState, action, frame=None) -> tuple[str, str, int | No
         o = frame[2] >> 2
         return "explore_rotate", f"{s.st.tiles[s.tile[o]].id} r{action[1]}", frame[2]
     if f == "build":
-        if k == "b":
-            return "build", action[1], action[2]
+        if k == "b":                     # the Molds' second build of the same order: molds_build
+            name = "molds_build" if _build_mode(frame) == "second" else "build"
+            return name, action[1], action[2]
         return "build_none", "", None
     if f == "spec":
         return "specialist", f"{frame[4][0]} {action[1]} {action[2]}", frame[3]
@@ -1393,13 +1551,15 @@ def describe(s: UnderhavenState, action, frame=None) -> tuple[str, str, int | No
         return k, " ".join(str(a) for a in action[1:]), None
     if f == "upgrade" and k == "upgrade":
         return "upgrade", action[2], action[1]
+    if f == "pub" and k == "deal":
+        return "pub_deal", f"{s.bld[action[1]]} of seat {s.owner[action[1]]}", action[1]
     if f in ("trade", "corp"):
         return f, action[1] if k == "space" else "none", None
-    if f == "tile":
-        return ("tile", action[1], action[2]) if k == "tile" else ("tile", "none", None)
+    if f in ("tile", "start_tunnel"):
+        return (f, f"{action[1]} r{action[3]}", action[2]) if k == "tile" else (f, "none", None)
     if f == "start":
         sl = s.st.layout.slot_sets[action[1]][action[2]]
-        o = sl.line * s.rules.board.columns + sl.col
+        o = sl.line * s.st.board.columns + sl.col
         return "start_octagon", f"set {action[1] + 1}", 4 * o
     if f == "start_rot":
         return "start_rotate", f"r{action[1]}", 4 * frame[2]

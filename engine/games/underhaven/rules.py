@@ -50,6 +50,7 @@ class Card(RulesModel):
     support: Order
     bonus_terrain: Terrain | None = None      # end scoring steps 3 and 4
     bonus: int = Field(default=0, ge=0)
+    play_rep: int = Field(default=0, ge=0)    # reputation when played ("From Activation cards")
     source: Source
 
 
@@ -75,6 +76,7 @@ class Building(RulesModel):
     jetpack: bool = False                     # Jet Pack Magnifier
     build_twice_money: int = Field(default=-1, ge=-1)   # Construction Molds: build x2 for this Money
     magma_travel: bool = False                # Lava Crawler: move between explored magma spaces
+    deal_pt: int = Field(default=0, ge=0)     # Low Light Pub: a deal cube on a rival's building
     owner_rep: int = Field(default=0, ge=0)   # social: owner's reputation when a rival lands
     one_per_player: bool = False
     rep: int = Field(ge=0)                    # reputation when completed (end rep)
@@ -100,7 +102,8 @@ class StartSlot(RulesModel):
 class Layout(RulesModel):
     lines: int = Field(ge=1)
     slot_sets: tuple[tuple[StartSlot, ...], ...]   # "#1", "#2", ... octagon sets
-    source: Source
+    rows: tuple[str, ...] = ()                 # a drawn shape ('#' octagon, '.' none), else
+    source: Source                             # `lines` full lines
 
 
 class Board(RulesModel):
@@ -108,6 +111,33 @@ class Board(RulesModel):
     max_lines: int = Field(ge=1)
     layouts: dict[str, Layout]                 # by player count ("2", "3", "4")
     source: Source
+
+
+class TunnelTile(RulesModel):
+    """A tunnel tile type (Trade: "a new Tunnel"; setup 3 D: "the 4 tunnel types")."""
+
+    id: str
+    arms: tuple[Literal["NW", "NE", "SE", "SW"], ...] = ()   # gap sides opened, before rotation
+    span: int = Field(default=1, ge=1, le=4)   # > 1: a long tunnel along that many outer-edge gaps
+    count: int = Field(ge=0)
+    source: Source
+    section: str = ""
+
+    @model_validator(mode="after")
+    def _shape(self):
+        if self.span == 1 and len(set(self.arms)) < 2:
+            raise ValueError(f"tunnels '{self.id}': a gap tile needs at least two distinct arms")
+        if self.span > 1 and self.arms:
+            raise ValueError(f"tunnels '{self.id}': a long tunnel (span > 1) has no arms")
+        return self
+
+
+class StartTunnel(RulesModel):
+    """The "starting tunnel tile" of each player set (setup 6)."""
+
+    reading: Literal["setup", "entrance"] = "setup"   # laid at setup / it is the entrance tile
+    tile: str = "straight"                     # its tunnel type (not taken from the supply)
+    source: Source = "assumed"
 
 
 class Trapezoid(RulesModel):
@@ -247,6 +277,9 @@ class UnderhavenRules(RulesModel):
     missions: tuple[Mission, ...] = Field(min_length=1)
     abilities: tuple[Ability, ...] = Field(min_length=1)
     corporations: dict[str, Corporation] = Field(min_length=2)
+    tunnels: tuple[TunnelTile, ...] = ()
+    start_tunnel: StartTunnel = StartTunnel()
+    crooked_maps: dict[str, Board] = {}                    # Crooked Caverns layouts by map name
     testing: FaultInjection = FaultInjection()            # TEST-ONLY, off by default
 
     @model_validator(mode="after")
@@ -267,8 +300,40 @@ class UnderhavenRules(RulesModel):
                 for sl in group:
                     if sl.col >= self.board.columns or sl.line >= lay.lines:
                         raise ValueError(f"board.layouts.{k}: start slot outside the layout")
+        tids = [t.id for t in self.tunnels]
+        if len(set(tids)) != len(tids):
+            raise ValueError("tunnels: duplicate id")
+        if self.start_tunnel.reading == "setup" and self.start_tunnel.tile not in tids:
+            raise ValueError(f"start_tunnel.tile: unknown tunnel type '{self.start_tunnel.tile}'")
+        for name, cm in self.crooked_maps.items():
+            _check_crooked(name, cm, len(self.start_tiles), len(self.octagons))
         if len(self.octagons) < self.board.columns * self.board.max_lines:
             raise ValueError("octagons: fewer tiles than spaces in the largest layout")
         if self.game.start_cards_kept > self.game.start_cards_dealt:
             raise ValueError("game.start_cards_kept exceeds game.start_cards_dealt")
         return self
+
+
+def _check_crooked(name: str, cm: Board, n_start: int, n_regular: int) -> None:
+    """A Crooked Caverns map: every layout drawn within the grid, start slots on octagons of
+    the layout with the entrance on a free side, room for the remaining starting tiles."""
+    where = f"crooked_maps.{name}"
+    for k, lay in cm.layouts.items():
+        if not lay.rows:
+            raise ValueError(f"{where}.layouts.{k}.rows: a crooked layout is drawn with rows")
+        if len(lay.rows) > cm.max_lines or any(len(r) > cm.columns for r in lay.rows):
+            raise ValueError(f"{where}.layouts.{k}.rows: larger than columns x max_lines")
+        cells = {(c, l) for l, r in enumerate(lay.rows) for c, ch in enumerate(r) if ch == "#"}
+        slots = [sl for g in lay.slot_sets for sl in g]
+        if lay.lines != len(lay.rows):
+            raise ValueError(f"{where}.layouts.{k}.lines: expected {len(lay.rows)} (the rows)")
+        free = cells - {(sl.col, sl.line) for sl in slots}
+        extra = n_start - int(k) if k.isdigit() else 0
+        if len(free) < extra or len(cells) - extra > n_regular:
+            raise ValueError(f"{where}.layouts.{k}: room for the {extra} remaining starting "
+                             f"tiles off the start slots and at most {n_regular} regular octagons")
+        for sl in slots:
+            step = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}[sl.edge]
+            if (sl.col, sl.line) not in cells or (sl.col + step[0], sl.line + step[1]) in cells:
+                raise ValueError(f"{where}.layouts.{k}: start slot ({sl.col}, {sl.line}, "
+                                 f"{sl.edge}) is not on the layout's border")

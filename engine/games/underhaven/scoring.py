@@ -10,6 +10,7 @@ CATEGORIES = (
     "start",            # the cube starts on the 5 space
     "buildings",        # reputation when a building is completed
     "activations",      # reputation from activations (Merchant Guild, turbines)
+    "cards",            # market activation cards giving reputation when played (advanced cards)
     "social",           # owner of a social building when a rival consultant lands
     "missions",
     "bumps",            # a professional bumped off the Corp board
@@ -74,15 +75,18 @@ def trapezoid_end(kind: str, value: int, unlocked: int, n_majorities: int, n_bui
 
 
 # ---------------------------------------------------------------- board queries
-def clusters(s, seat: int) -> list[tuple[str, list[int]]]:
-    """Connected groups of the seat's buildings of one terrain type (touching or tunnel)."""
+def clusters(s, seat: int, cubes: bool = False) -> list[tuple[str, list[int]]]:
+    """Connected groups of the seat's buildings of one terrain type (touching or tunnel).
+    With `cubes`, rivals' buildings carrying the seat's Low Light Pub deal cube join its
+    groups of their terrain (every group still holds at least one own building)."""
     seen: set[int] = set()
     out = []
+    mine = set(s.players[seat].cubes) if cubes else set()
     for sp, o in enumerate(s.owner):
         if o != seat or sp in seen:
             continue
         t = s.terr[sp]
-        grp = s.group(sp, lambda x, t=t: s.owner[x] == seat and s.terr[x] == t)
+        grp = s.group(sp, lambda x, t=t: (s.owner[x] == seat or x in mine) and s.terr[x] == t)
         seen.update(grp)
         out.append((t, grp))
     return out
@@ -112,11 +116,11 @@ def end_breakdown(s, seat: int) -> dict[str, int]:
     n_maj = majorities(counts)[seat]
     out["end_majorities"] = n_maj * g.majority_rep
     traps = _trapezoids(s, seat)
-    trap_gaps = {gc: tid for gc, (tid, owner) in s.gap.items() if owner == seat and tid in traps}
+    trap_gaps = {gc: tid for gc, (tid, owner, _sp) in s.gap.items() if owner == seat and tid in traps}
     trap_uses = dict.fromkeys(trap_gaps.values(), 0)
     b = s.st.b
     cl = singles = 0
-    for terrain, grp in clusters(s, seat):
+    for terrain, grp in clusters(s, seat, cubes=True):
         if len(grp) >= 2:
             tb = 0
             faced = {geo.space_gap[x] for x in grp}

@@ -45,7 +45,7 @@ class Player:
                  "turn_colours", "hand", "discard", "slot", "secret", "bought", "trapezoids",
                  "start_buildings", "unfinished", "university", "entrance", "used",
                  "markers", "used_slots", "support_pending", "mv_left", "mv_stopped",
-                 "mv_jet", "supers", "loans")
+                 "mv_jet", "supers", "loans", "owed", "cubes")
 
     def __init__(self, seat: int, corp: str, colour: str):
         self.seat = seat
@@ -89,6 +89,8 @@ class Player:
         self.mv_stopped: tuple = ()   # worker indices that explored (stopped) this Move
         self.mv_jet = False
         self.loans: list[int] = []    # loan tiers taken (advanced)
+        self.owed: tuple | None = None    # Construction Molds: the first build's deferred cost
+        self.cubes: list[int] = []    # Low Light Pub: rivals' buildings carrying my deal cube
 
     def clone(self) -> "Player":
         p = Player.__new__(Player)
@@ -133,6 +135,8 @@ class Player:
         p.mv_jet = self.mv_jet
         p.supers = self.supers.copy()
         p.loans = self.loans.copy()
+        p.owed = self.owed
+        p.cubes = self.cubes.copy()
         return p
 
     def resources_total(self) -> int:

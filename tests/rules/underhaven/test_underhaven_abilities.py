@@ -1,7 +1,5 @@
 """The Special Abilities, Corporations' Focus (advanced) and the rules data."""
 
-import pytest
-
 from engine.games.underhaven.play import open_slots
 
 from uh_helpers import explore, only, put
@@ -149,10 +147,3 @@ def test_rules_data_marks_every_entry_and_has_the_components(rules):
                                                "large_building", "luxury_villa", "corp_storage",
                                                "jetpack_magnifier", "university"}
 
-
-@pytest.mark.parametrize("module", ["crooked_caverns"])
-def test_unimplemented_modules_are_a_setup_error(game, module):
-    from engine.core.errors import SetupError
-    r = game.load_rules(sets=[f"modules.{module}=true"]).model
-    with pytest.raises(SetupError, match=module):
-        game.check_setup(r, 3, None, ["deltas", "enigmas", "tectonics"])

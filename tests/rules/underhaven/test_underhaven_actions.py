@@ -41,7 +41,7 @@ def test_tunnel_costs_one_move_and_connects(make_state):
     gap = geo.space_gap[4 * o1 + 1]      # the SE gap of o1 faces W of o2
     assert 4 * o2 + 3 in geo.faces(gap)
     assert not s.connected(4 * o1 + 1, 4 * o2 + 3)
-    s.gap[gap] = ("tunnel", 0)
+    s.lay_tile("three_way", 0, (gap,), geo.faces(gap))
     assert s.connected(4 * o1 + 1, 4 * o2 + 3)
     assert 4 * o2 + 3 in s.neighbours(4 * o1 + 1)
 

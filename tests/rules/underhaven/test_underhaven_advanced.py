@@ -77,10 +77,10 @@ def test_construction_molds_build_twice_for_two_money(adv_state):
     s.stack, s.agenda = [], []
     do_order(s, p, s.st.cards[p.hand[0]].rows[0][1])      # the example card: Build
     assert [f[0] for f in s.stack] == ["build", "build"]
-    s.apply(("b", "small_farm", 9))                         # 2 Money
-    assert s.stack[-1] == ("build", 0, 2) and p.res[0] == 3
-    s.apply(("b", "small_farm", 10))   # 2 Money + the molds' 2 = 4 > 3: a token, 2 back
-    assert p.res[0] == 5 and p.pt == 0 and s.bld[9] == s.bld[10] == "small_farm"
+    s.apply(("b", "small_farm", 9))                         # paid with the second build
+    assert s.stack[-1] == ("build", 0, 2, "second") and p.res == [5, 5, 5]
+    s.apply(("b", "small_farm", 10))   # 2 + 2 Money + the molds' 2 = 6 > 5: one token, whole
+    assert p.res == [5, 3, 3] and p.pt == 0 and s.bld[9] == s.bld[10] == "small_farm"
 
 
 def test_lava_crawler_moves_between_magma_spaces(adv_state):

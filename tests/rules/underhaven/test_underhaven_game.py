@@ -40,6 +40,8 @@ def test_starting_octagons_two_players_opposite_ends(game, rules):
     assert first != s.first_seat                      # reverse starting player order
     s.apply(("slot", 1, 0))
     s.apply(("rot", 0))
+    if s.stack[-1][0] == "start_tunnel":             # the starting tunnel tile, then player 1
+        s.apply(s.legal_actions()[0])
     assert {a[1] for a in s.legal_actions()} == {0}
 
 
