@@ -153,12 +153,13 @@ def max_rounds(rules) -> int:
 
 
 def choice_catalogue(rules) -> list[tuple[str, str]]:
-    """The rules entries players choose (for design checks): buildings (advanced ones only with
-    that module), market cards, trade spaces, starting cards (deal 3, keep 2; advanced ones
+    """The rules entries players choose (for design checks): buildings in the supply (not the
+    starting buildings, which are claimed at setup; advanced ones only with that module), market
+    cards, trade spaces, starting cards (deal 3, keep 2; advanced ones
     only with energy) and tunnel types (long ones need the outer edge: not with Crooked
     Caverns).  Abilities, octagons and missions are dealt or drawn, not chosen."""
     out = [("buildings", b.id) for b in rules.buildings
-           if not b.advanced or rules.modules.advanced_buildings]
+           if b.count > 0 and (not b.advanced or rules.modules.advanced_buildings)]
     out += [("market_cards", c.id) for c in rules.market_cards]
     gated = {"loan": rules.modules.corp_locations, "upgrade": rules.modules.corp_locations,
              "corp_energy": rules.modules.energy, "energy_for_goods": rules.modules.energy,

@@ -109,3 +109,12 @@ def test_greedy_beats_random(game, rules):
         rec = play_game(game, rules, seats, game_seed(7, i), log=False)
         wins += any(p["won"] and p["bot"] == "greedy" for p in rec.players)
     assert wins >= 6
+
+
+def test_choice_catalogue_leaves_out_the_starting_buildings(game, rules):
+    """Setup ("claimed start buildings"): the starting buildings come with the starting
+    octagon, nobody builds one, so design checks must not flag them as never chosen."""
+    built = {i for kind, i in game.extra["choice_catalogue"](rules) if kind == "buildings"}
+    starts = {b.id for b in rules.buildings if b.count == 0}
+    assert starts and not built & starts
+    assert {b.id for b in rules.buildings if b.count > 0 and not b.advanced} <= built
