@@ -6,6 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import numpy as np
+
 from .rules import MAP_LEGEND, GameMap, Shape
 
 
@@ -161,24 +163,50 @@ def _placements(board: Board, cells, partial: bool) -> tuple[int, ...]:
     return tuple(sorted(found))
 
 
-_BY_CELL: dict[int, tuple[tuple[int, ...], dict[int, tuple[int, ...]]]] = {}
+class MaskTable:
+    """A tuple of masks (a shape's placements) as numpy columns, so that one call tests them
+    all (one numpy operation per 64 spaces instead of one Python operation per mask).
+
+    `words[k][i]` holds bits 64k..64k+63 of mask i; `touching(mask)` says, for every mask in
+    order, whether it shares a space with `mask`.  `objects` are the masks themselves (Python
+    ints) for picking the ones a test selects, in order.  `last` is free for the one caller
+    that scans the table to remember its last (inputs, answer)."""
+
+    __slots__ = ("masks", "objects", "words", "last")
+
+    def __init__(self, masks: tuple[int, ...]):
+        self.masks = masks
+        self.objects = np.empty(len(masks), dtype=object)
+        self.objects[:] = masks
+        n_words = max(1, (max(masks, default=0).bit_length() + 63) // 64)
+        self.words = [np.array([(m >> 64 * k) & _WORD for m in masks], dtype=np.uint64)
+                      for k in range(n_words)]
+        self.last = (None, None)
+
+    def touching(self, mask: int) -> np.ndarray:
+        """Which masks share a space with `mask` (bits beyond the masks' words cannot, so they
+        are dropped; a negative `mask` means its two's complement, e.g. `~excavated`)."""
+        hit = self.words[0] & np.uint64(mask & _WORD)
+        for k in range(1, len(self.words)):
+            hit |= self.words[k] & np.uint64((mask >> 64 * k) & _WORD)
+        return hit != 0
 
 
-def placements_by_cell(placements: tuple[int, ...]) -> dict[int, tuple[int, ...]]:
-    """For each space, the indices (into `placements`) of the placements that cover it.
-    Built once per placements tuple (they are cached per board and shape)."""
-    hit = _BY_CELL.get(id(placements))
+_WORD = (1 << 64) - 1
+_TABLES: dict[int, tuple[tuple[int, ...], MaskTable]] = {}
+
+
+def placement_table(placements: tuple[int, ...]) -> MaskTable:
+    """The MaskTable of a placements tuple, built once (they are cached per board and
+    shape)."""
+    hit = _TABLES.get(id(placements))
     if hit is not None and hit[0] is placements:
         return hit[1]
-    index: dict[int, list[int]] = {}
-    for i, m in enumerate(placements):
-        for c in bits(m):
-            index.setdefault(c, []).append(i)
-    frozen = {c: tuple(v) for c, v in index.items()}
-    if len(_BY_CELL) > 1024:
-        _BY_CELL.clear()
-    _BY_CELL[id(placements)] = (placements, frozen)  # holding the tuple keeps its id unique
-    return frozen
+    table = MaskTable(placements)
+    if len(_TABLES) > 1024:
+        _TABLES.clear()
+    _TABLES[id(placements)] = (placements, table)  # holding the tuple keeps its id unique
+    return table
 
 
 @lru_cache(maxsize=256)
@@ -192,6 +220,43 @@ def footprints(board: Board, size: tuple[int, int]) -> tuple[int, ...]:
             for dx in range(board.width - w + 1):
                 out.add(_stamp(board, pts, dx, dy))
     return tuple(sorted(out))
+
+
+class RectangleFit:
+    """Where the rectangles of one size (either orientation) fit inside a mask, by shifts.
+
+    A w x h rectangle whose top-left space is `a` lies inside `free` exactly when bit `a` is set
+    in `free >> o` for every offset `o = dy * width + dx` of its spaces; AND-ing those shifted
+    masks (and the anchors whose rectangle stays on the map) tests every position at once."""
+
+    def __init__(self, board: Board, size: tuple[int, int]):
+        a, b = size
+        self.orientations = []          # (offsets, valid anchors, anchor -> footprint)
+        for w, h in sorted({(a, b), (b, a)}):
+            offsets = tuple(dy * board.width + dx for dy in range(h) for dx in range(w))
+            anchors = {board.cell(x, y): _stamp(board, [(dx, dy) for dy in range(h)
+                                                        for dx in range(w)], x, y)
+                       for y in range(board.height - h + 1) for x in range(board.width - w + 1)}
+            valid = sum(1 << c for c in anchors)
+            self.orientations.append((offsets, valid, anchors))
+
+    def inside(self, free: int) -> list[int]:
+        """The footprints lying inside `free`, ascending: `[fp for fp in footprints(board, size)
+        if not fp & ~free]`."""
+        out = []
+        for offsets, valid, anchors in self.orientations:
+            fit = valid
+            for o in offsets:
+                fit &= free >> o
+            out.extend(anchors[c] for c in bits(fit))
+        if len(self.orientations) > 1:
+            out.sort()
+        return out
+
+
+@lru_cache(maxsize=256)
+def rectangle_fit(board: Board, size: tuple[int, int]) -> RectangleFit:
+    return RectangleFit(board, size)
 
 
 @lru_cache(maxsize=256)

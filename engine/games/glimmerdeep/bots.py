@@ -60,7 +60,7 @@ def action_values(s, seat: int, actions: list) -> list[float]:
     out = []
     for a in actions:
         nxt = s.clone()
-        nxt.apply(a)
+        nxt.apply_legal(a, actions)  # `actions` are this very state's legal actions
         out.append(evaluate(nxt, seat))
     return out
 

@@ -15,7 +15,8 @@ from engine.core.frames import FrameMachine
 from engine.core.rng import chance_rng
 
 from . import scoring
-from .board import Board, bits, build_board, footprints, placements_by_cell, shape_placements
+from .board import (Board, bits, build_board, footprints, placement_table, rectangle_fit,
+                    shape_placements)
 from .economy import settle
 from .factions import FactionPlay, faction_play
 from .state import GEM, GOLD, IRON, Player
@@ -28,7 +29,7 @@ class _Static:
     """What does not change during a game: board, shapes, cards, market costs."""
 
     __slots__ = ("rules", "board", "shapes", "cards", "extra", "footprint", "placements",
-                 "categories", "fp_grown", "outposts")
+                 "categories", "fits", "outposts", "labels")
 
     def __init__(self, rules, map_id: str):
         self.rules = rules
@@ -41,10 +42,11 @@ class _Static:
         self.footprint = {"workshop": footprints(self.board, tuple(rules.game.workshop_footprint)),
                           "forge": footprints(self.board, tuple(rules.game.forge_footprint))}
         self.placements = {sid: shape_placements(self.board, s) for sid, s in self.shapes.items()}
-        # Each footprint with its side neighbours, for the "Not adjacent" test in two bit ops.
-        self.fp_grown = {k: tuple((fp, self.board.grow(fp)) for fp in fps)
-                         for k, fps in self.footprint.items()}
+        self.fits = {"workshop": rectangle_fit(self.board, tuple(rules.game.workshop_footprint)),
+                     "forge": rectangle_fit(self.board, tuple(rules.game.forge_footprint))}
         self.outposts = outpost_mask(self.board)
+        # "x,y" of each space, for the move log.
+        self.labels = tuple(f"{x},{y}" for x, y in map(self.board.xy, range(len(self.board.kinds))))
 
 
 static_for = PerRulesCache(_Static)  # (rules, map_id) -> _Static
@@ -255,31 +257,26 @@ class GlimmerdeepState(FrameMachine):
             return False
         if need_excavated and fp & ~p.exc:
             return False
-        others = p.built | outpost_mask(board)
+        others = p.built | self.static.outposts
         if not allow_adjacent and board.neighbours(fp) & others:
             return False
-        if allow_adjacent and board.neighbours(fp) & outpost_mask(board):
+        if allow_adjacent and board.neighbours(fp) & self.static.outposts:
             return False
         return True
 
     def sites(self, p: Player, kind: str) -> list[tuple[int, str]]:
         hook = self.hooks[p.seat]
-        if type(hook).site_ok is FactionPlay.site_ok:
-            # Fast path of standard_site_ok: all spaces excavated, no side touching a building.
-            exc, others = p.exc, p.built | self.static.outposts
-            out = [(fp, "") for fp, grown in self.static.fp_grown[kind]
-                   if not fp & ~exc and not grown & others]
-            for fp, tag in hook.sites(self, p, kind):
-                if self.standard_site_ok(p, fp):
-                    out.append((fp, tag))
-            return out
-        out = []
-        for fp in self.static.footprint[kind]:
-            ok = hook.site_ok(self, p, kind, fp, "")
-            if ok is None:
-                ok = self.standard_site_ok(p, fp)
-            if ok:
-                out.append((fp, ""))
+        space = hook.site_space(self, p, kind)
+        if space is not None:  # every rectangle tested at once
+            out = [(fp, "") for fp in self.static.fits[kind].inside(space)]
+        else:
+            out = []
+            for fp in self.static.footprint[kind]:
+                ok = hook.site_ok(self, p, kind, fp, "")
+                if ok is None:
+                    ok = self.standard_site_ok(p, fp)
+                if ok:
+                    out.append((fp, ""))
         for fp, tag in hook.sites(self, p, kind):
             ok = hook.site_ok(self, p, kind, fp, tag)
             if ok is None:
@@ -287,6 +284,13 @@ class GlimmerdeepState(FrameMachine):
             if ok:
                 out.append((fp, tag))
         return out
+
+    def standard_site_space(self, p: Player) -> int:
+        """standard_site_ok for every rectangle at once: all its spaces excavated, none blocked
+        or built on, no side touching a building or an outpost, i.e. it lies inside the
+        excavated spaces that are neither built on nor next to a building or an outpost."""
+        board = self.static.board
+        return p.exc & ~board.blocked & ~board.grow((p.built | self.static.outposts) & board.full)
 
     def build_cost(self, p: Player, kind: str, slot: int, card, site: int) -> list[int]:
         if slot >= 0:
@@ -335,7 +339,11 @@ class GlimmerdeepState(FrameMachine):
 
     def activatables(self, p: Player) -> list[tuple[str, tuple[int, int, int], object, str | None, object]]:
         """(key, input need, effect, building kind, card) this player may activate now."""
-        out = []
+        return list(self.each_activatable(p))
+
+    def each_activatable(self, p: Player):
+        """`activatables` one by one (the hooks it asks have no side effects, so a caller
+        looking for one key may stop early)."""
         hook = self.hooks[p.seat]
         cards = self.static.cards
         for i, (kind, cid, _fp) in enumerate(p.buildings):
@@ -344,7 +352,7 @@ class GlimmerdeepState(FrameMachine):
                 continue
             card = cards[kind][cid]
             need = hook.activation_input(self, p, kind, card, list(cost_tuple(card.input)))
-            out.append((key, tuple(need), card.output, kind, card))
+            yield (key, tuple(need), card.output, kind, card)
         if self.static.board.outposts:
             conn = connected_outposts(self.static.board, p.exc)
             gmap = next(m for m in self.rules.maps if m.id == self.map_id)
@@ -352,7 +360,7 @@ class GlimmerdeepState(FrameMachine):
                 key = f"o{j}"
                 if key not in p.activated and conn >> j & 1:
                     op = gmap.outposts[j]
-                    out.append((key, cost_tuple(op.input), op.output, None, None))
+                    yield (key, cost_tuple(op.input), op.output, None, None)
         faction = self.rules.factions[p.faction]
         for t in faction.traits:
             if t.id not in p.traits:
@@ -365,11 +373,10 @@ class GlimmerdeepState(FrameMachine):
                     continue
                 if t.params.get("only_one") and any(u.startswith(f"t:{t.id}:") for u in p.used):
                     continue
-                out.append((key, cost_tuple(act.input), act.output, None, None))
+                yield (key, cost_tuple(act.input), act.output, None, None)
         for key, need, effect in hook.production_extras(self, p):
             if key not in p.activated:
-                out.append((key, tuple(need), effect, None, None))
-        return out
+                yield (key, tuple(need), effect, None, None)
 
 
 def outpost_mask(board: Board) -> int:
@@ -475,29 +482,37 @@ def _dig_options(s: GlimmerdeepState, p: Player, masks) -> list[tuple]:
     mark at least one new space; placements gaining the same new spaces are one decision.
 
     Only placements covering a *frontier* space (reachable, not yet excavated, not forbidden)
-    are looked at: a placement is connected, so if it touches the reach (the excavation and
-    its neighbours, or the whole map) and marks a new space, one of its new spaces is on the
-    frontier.  Candidates are visited in placement order, so the options keep their order."""
-    forbid = s.forbidden(p)
+    qualify: a placement is connected, so if it touches the reach (the excavation and its
+    neighbours, or the whole map) and marks a new space, one of its new spaces is on the
+    frontier.  The tests run on all placements at once (numpy); the selected placements keep
+    their order, so the options keep theirs (first placement gaining each set of spaces).
+    The last answer per shape is remembered (a bot that looks before it moves asks twice)."""
+    extra = s.hooks[p.seat].forbidden(s, p)  # placements already avoid the map's blocked spaces
+    reach = s.reach(p)
+    table = placement_table(masks)
+    inputs = (p.exc, extra, reach)
+    last = table.last  # read once: the table may be shared by threads
+    if last[0] == inputs:
+        return list(last[1])
     keep = ~p.exc
-    frontier = s.reach(p) & keep & ~forbid
-    by_cell = placements_by_cell(masks)
-    candidates: set[int] = set()
-    for c in bits(frontier):
-        candidates.update(by_cell.get(c, ()))
-    news = dict.fromkeys(m & keep for i in sorted(candidates) if not (m := masks[i]) & forbid)
+    pick = table.touching(reach & keep & ~(s.static.board.blocked | extra))
+    if extra:
+        pick &= ~table.touching(extra)
+    news = dict.fromkeys((table.objects[pick] & keep).tolist())
     news.pop(0, None)
-    return [("dig", new) for new in news]
+    opts = [("dig", new) for new in news]
+    table.last = (inputs, tuple(opts))  # a copy: callers extend their list
+    return opts
 
 
 def _l_excavate(s, frame):
     p = s.players[frame[1]]
     hook = s.hooks[p.seat]
     opts = _dig_options(s, p, s.static.placements[frame[2]])
-    for alt in hook.alt_shapes(s, p, frame[2], frame[3]):
-        for a in _dig_options(s, p, s.static.placements[alt]):
-            if a not in opts:
-                opts.append(a)
+    alts = hook.alt_shapes(s, p, frame[2], frame[3])
+    if alts:  # the same spaces through another shape are the same decision (first kept)
+        opts = list(dict.fromkeys(opts + [a for alt in alts
+                                          for a in _dig_options(s, p, s.static.placements[alt])]))
     opts.append(("skip",))
     return opts
 
@@ -603,7 +618,7 @@ def _a_produce(s, frame, action):
         return
     p = s.players[frame[1]]
     key = action[1]
-    for k, need, effect, kind, card in s.activatables(p):
+    for k, need, effect, kind, card in s.each_activatable(p):
         if k == key:
             break
     else:  # pragma: no cover - legality was checked
@@ -658,7 +673,8 @@ def describe(s: GlimmerdeepState, action, frame=None) -> tuple[str, str, int | N
         cells = list(bits(action[1]))
         what = frame[2] if len(frame) > 2 else ""
         name = "excavate" if frame[0] == "excavate" else "excavate_space"
-        return name, f"{what} " + " ".join(f"{board.xy(c)[0]},{board.xy(c)[1]}" for c in cells), cells[0]
+        labels = s.static.labels
+        return name, f"{what} " + " ".join([labels[c] for c in cells]), cells[0]
     if kind == "skip":
         return "skip", str(frame[2]) if len(frame) > 2 else "", None
     if kind == "build":

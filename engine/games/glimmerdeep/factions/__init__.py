@@ -74,6 +74,11 @@ class FactionPlay:
         """Override the standard site test (None: use the standard test)."""
         return None
 
+    def site_space(self, st, p, kind: str) -> int | None:
+        """The spaces a standard rectangle (tag "") must lie inside to pass `site_ok` (or the
+        standard test), so that all rectangles are tested at once; None: ask `site_ok` for each."""
+        return st.standard_site_space(p) if type(self).site_ok is FactionPlay.site_ok else None
+
     def constructed(self, st, p, kind: str, card, site: int, slot: int, tag: str) -> None:
         """A building was constructed."""
 

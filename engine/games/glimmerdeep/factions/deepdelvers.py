@@ -191,6 +191,9 @@ class Deepdelvers(FactionPlay):
                                            ("forge", g.forge_footprint))}
         return self._sites[kind]
 
+    def site_space(self, st, p, kind: str) -> int | None:
+        return st.standard_site_space(p)  # site_ok only judges the sheet's own sites
+
     def site_ok(self, st, p, kind: str, fp: int, tag: str) -> bool | None:
         if tag != "sheet":
             return None

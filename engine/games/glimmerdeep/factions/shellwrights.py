@@ -51,10 +51,25 @@ class Shellwrights(FactionPlay):
     def sites(self, st, p, kind):
         out = []
         board = st.static.board
+        space = self.site_space(st, p, kind)  # where site_ok accepts a footprint (None: ask it)
         for tid, tag, cells in self.alt[kind]:
             if tid in p.traits and f"sw_fp:{kind}:{tag}" not in p.used:
-                out.extend((fp, tag) for fp in custom_footprints(board, cells))
+                fps = custom_footprints(board, cells)
+                if space is not None:  # leave out those site_ok would refuse
+                    fps = [fp for fp in fps if not fp & ~space]
+                out.extend((fp, tag) for fp in fps)
         return out
+
+    def site_space(self, st, p, kind):
+        """site_ok for any footprint (standard or alternative) as one mask (level 3 right
+        counts spaces, so it asks site_ok for each)."""
+        if self.t3r in p.traits:
+            return None
+        if self.t1l in p.traits and kind in self.adj_kinds and f"sw_adj:{kind}" not in p.used:
+            # Level 1 left: may touch buildings, still not built on and not next to an outpost.
+            board = st.static.board
+            return p.exc & ~board.blocked & ~p.built & ~board.grow(self._outpost_mask(board))
+        return st.standard_site_space(p)
 
     def site_ok(self, st, p, kind, fp, tag):
         traits = p.traits

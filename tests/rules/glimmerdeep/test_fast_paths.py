@@ -1,0 +1,79 @@
+"""The fast paths of Glimmerdeep's legal actions give exactly what the plain reading of the
+rules gives (same options, same order: a random bot picks by index).
+
+- Excavation options ("Excavating Rules"): every placement of the shape that touches the
+  player's reach, covers no forbidden space and marks a new space; placements gaining the same
+  new spaces are one option, in the order of their first placement.
+- Construction sites ("Construction Phase", "Not adjacent"): every footprint judged by the
+  faction's `site_ok`, else by `standard_site_ok`.
+"""
+
+import random
+
+import pytest
+
+from engine.core.protocol import Seat
+from engine.core.registry import get_game
+from engine.games.glimmerdeep.board import build_board, footprints, rectangle_fit
+from engine.games.glimmerdeep.play import KINDS, _dig_options
+
+
+def plain_dig_options(s, p, masks):
+    reach, forbid = s.reach(p), s.forbidden(p)
+    news = dict.fromkeys(m & ~p.exc for m in masks if m & reach and not m & forbid)
+    news.pop(0, None)
+    return [("dig", new) for new in news]
+
+
+def plain_sites(s, p, kind):
+    hook = s.hooks[p.seat]
+    out = []
+    for fp, tag in [(fp, "") for fp in s.static.footprint[kind]] + list(hook.sites(s, p, kind)):
+        ok = hook.site_ok(s, p, kind, fp, tag)
+        if ok is None:
+            ok = s.standard_site_ok(p, fp)
+        if ok:
+            out.append((fp, tag))
+    return out
+
+
+def test_rectangle_fit_is_the_footprints_inside_a_mask(rules):
+    rng = random.Random(7)
+    for gmap in rules.maps:
+        board = build_board(gmap)
+        for size in ((2, 2), (2, 3), (1, 1), (1, 4), (3, 3)):
+            fit, fps = rectangle_fit(board, size), footprints(board, size)
+            for _ in range(300):
+                free = rng.getrandbits(81) | rng.getrandbits(81)
+                if rng.random() < 0.5:
+                    free |= rng.getrandbits(81)
+                assert fit.inside(free) == [fp for fp in fps if not fp & ~free]
+
+
+@pytest.mark.parametrize("first", range(0, 8, 2))
+def test_fast_options_equal_the_plain_reading(rules, first):
+    """Random 4-player games on every map and every faction (traits included); at every
+    excavation and construction decision the fast paths equal the plain reading."""
+    g = get_game("glimmerdeep")
+    facs = sorted(rules.factions)
+    maps = [m.id for m in rules.maps]
+    checked = {"dig": 0, "sites": 0}
+    for i in range(first, first + 2):
+        seats = [Seat(facs[(i + k) % len(facs)], "random") for k in range(4)]
+        s = g.new_game(rules, seats, 4242 + i, map=maps[i % len(maps)])
+        rng = random.Random(i)
+        while not s.is_over():
+            frame = s.stack[-1]
+            p = s.players[frame[1]]
+            if frame[0] == "excavate":
+                for sid in (frame[2], *s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])):
+                    masks = s.static.placements[sid]
+                    assert _dig_options(s, p, masks) == plain_dig_options(s, p, masks)
+                    checked["dig"] += 1
+            if frame[0] in ("construct", "site"):
+                for kind in KINDS:
+                    assert s.sites(p, kind) == plain_sites(s, p, kind)
+                    checked["sites"] += 1
+            acts = s.legal_actions()
+            s.apply(acts[rng.randrange(len(acts))])
+    assert checked["dig"] > 50 and checked["sites"] > 20
