@@ -12,9 +12,12 @@ progress) only ever return aggregates, never raw move tables.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -58,6 +61,29 @@ class SchemaMismatch(DashboardDataError):
     """The database lacks a table or column of the Delve contract."""
 
 
+def cached(ttl: float) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``st.cache_data`` whose key is the call's meaning, not its spelling.
+
+    Streamlit keys a cached call on how its arguments were passed: ``f(db, run, None)`` and
+    ``f(db, run, faction=None)`` are two entries, computed twice. Here every call is bound to
+    the signature, defaults filled in, and passed on positionally, so the pages, the helpers
+    that call one another and the prefetch all share one entry per meaning.
+    """
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
+        cached_fn = st.cache_data(ttl=ttl, show_spinner=False)(fn)
+        signature = inspect.signature(fn)
+
+        @functools.wraps(fn)
+        def call(*args: Any, **kwargs: Any) -> Any:
+            bound = signature.bind(*args, **kwargs)
+            bound.apply_defaults()
+            return cached_fn(*bound.args)
+
+        call.clear = cached_fn.clear  # type: ignore[attr-defined]
+        return call
+    return wrap
+
+
 def _is_lock_error(exc: BaseException) -> bool:
     return isinstance(exc, duckdb.IOException) and "lock" in str(exc).lower()
 
@@ -85,6 +111,38 @@ def batch(db: str | Path) -> Iterator[None]:
         con, _local.db, _local.con = _local.con, None, None
         if con is not None:
             con.close()
+
+
+#: Worker threads that run a page's independent queries beside the page's own thread.
+BACKGROUND_WORKERS = 2
+_pool: ThreadPoolExecutor | None = None
+_pool_lock = threading.Lock()
+
+
+def start(db: str | Path, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Future:
+    """Begin a cached helper's call ``fn(db, *args, **kwargs)`` in a worker thread.
+
+    A page starts its independent queries first, then loads each as usual, in its own order:
+    it finds the value cached, or waits for the worker computing it (Streamlit computes one
+    cache key once at a time), so nothing runs twice. DuckDB releases the GIL, so the queries
+    and the page's Python work (statistics, figures) overlap. The worker reads through its own
+    read-only connection (one :func:`batch`), which shares the open database with the page's.
+    A worker's error is dropped on purpose: the page's own call then runs the query again and
+    shows the error the usual, friendly way.
+    """
+    global _pool
+    with _pool_lock:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(BACKGROUND_WORKERS, thread_name_prefix="delve-query")
+    return _pool.submit(_in_worker, str(db), fn, args, kwargs)
+
+
+def _in_worker(db: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    try:
+        with batch(db):
+            fn(db, *args, **kwargs)
+    except Exception:  # noqa: BLE001 - the page's own call reports it (see start)
+        pass
 
 
 def _connect(path: Path, timeout: float) -> duckdb.DuckDBPyConnection:
@@ -206,7 +264,7 @@ def empty_runs() -> pl.DataFrame:
     return pl.DataFrame(schema=RUNS_COLUMNS)
 
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+@cached(ttl=CACHE_TTL_S)
 def runs_overview(db: str) -> pl.DataFrame:
     """One row per run, newest first, with the number of games actually stored.
 
@@ -237,7 +295,7 @@ ORDER BY win_rate DESC, faction
 """
 
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+@cached(ttl=CACHE_TTL_S)
 def faction_summary(db: str, run_id: str) -> pl.DataFrame:
     """Per faction of one run: player-games, wins, win rate, mean and sd of score, fair share.
 
@@ -265,7 +323,7 @@ ORDER BY t.points DESC, t.category
 """
 
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+@cached(ttl=CACHE_TTL_S)
 def points_by_category(db: str, run_id: str) -> pl.DataFrame:
     """Score points of one run by category: total, per player-game and share of all points."""
     return read_frame(db, _CATEGORIES_SQL, [run_id, run_id])
@@ -275,7 +333,9 @@ def points_by_category(db: str, run_id: str) -> pl.DataFrame:
 #
 # Every analysis query starts from the same two CTEs: the run's games that pass the game
 # filters (player count, map) and their player rows that pass the bot filter. The filter
-# values are bound parameters ($run, $np, $map, $bot); NULL means "all".
+# values are bound parameters ($run, $np, $map, $bot); NULL means "all". Every table is
+# filtered on its own ``run_id`` and joined on the integer ``game_id`` alone (no string key
+# in a join: the run is the same on both sides).
 
 _FILTERED = """
 WITH fg AS (
@@ -286,8 +346,8 @@ WITH fg AS (
 ), fp AS (
     SELECT p.*, fg.n_players, fg.first_seat, fg.map,
            ((p.seat - fg.first_seat + fg.n_players) % fg.n_players)::INTEGER AS turn_position
-    FROM players AS p JOIN fg ON fg.run_id = p.run_id AND fg.game_id = p.game_id
-    WHERE ($bot::VARCHAR IS NULL OR p.bot = $bot::VARCHAR)
+    FROM players AS p JOIN fg ON fg.game_id = p.game_id
+    WHERE p.run_id = $run AND ($bot::VARCHAR IS NULL OR p.bot = $bot::VARCHAR)
 )
 """
 
@@ -317,7 +377,7 @@ def _with_rates(frame: pl.DataFrame, wins: str = "wins", n: str = "games",
 
 # --- one run's details and its filter values ----------------------------------------------
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+@cached(ttl=CACHE_TTL_S)
 def run_details(db: str, run_id: str) -> dict[str, Any] | None:
     """The run's row of ``runs`` (every stored column) plus ``games_stored``, or None."""
     frame = read_frame(
@@ -338,14 +398,14 @@ SELECT
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def filter_options(db: str, run_id: str, version: str = "") -> dict[str, list]:
     """The player counts, maps, bots and factions present in a run (for the filter widgets)."""
     row = read_frame(db, _OPTIONS_SQL, {"run": run_id}).row(0, named=True)
     return {k: list(v or []) for k, v in row.items()}
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def games_count(db: str, run_id: str, n_players: int | None = None, map_id: str | None = None,
                 bot: str | None = None, version: str = "") -> int:
     """How many games of the run pass the filters."""
@@ -368,7 +428,7 @@ FROM fp GROUP BY faction ORDER BY faction
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def faction_rates(db: str, run_id: str, n_players: int | None = None,
                   map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Per faction: player-games, wins, fair share, mean/sd score, and the win rate with its
@@ -387,28 +447,25 @@ FROM fp GROUP BY faction ORDER BY faction
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def score_quantiles(db: str, run_id: str, n_players: int | None = None,
                     map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Final-score distribution per faction as quantiles (a box plot without the raw rows)."""
     return read_frame(db, _SCORE_QUANTILES_SQL, _params(run_id, n_players, map_id, bot))
 
 
+# One pass over the players feeds both groupings (GROUPING SETS), not a UNION of two scans.
 _SEAT_RATES_SQL = _FILTERED + """
-SELECT 'seat' AS kind, seat::INTEGER AS position, count(*)::BIGINT AS games,
+SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
+       coalesce(seat, turn_position)::INTEGER AS position, count(*)::BIGINT AS games,
        sum(CAST(won AS INTEGER))::BIGINT AS wins,
        avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
-FROM fp GROUP BY seat
-UNION ALL
-SELECT 'turn order' AS kind, turn_position AS position, count(*)::BIGINT AS games,
-       sum(CAST(won AS INTEGER))::BIGINT AS wins,
-       avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
-FROM fp GROUP BY turn_position
+FROM fp GROUP BY GROUPING SETS ((seat), (turn_position))
 ORDER BY kind, position
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def seat_rates(db: str, run_id: str, n_players: int | None = None,
                map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Win rate by table seat and by turn order (0 = the first player), with intervals and
@@ -423,13 +480,14 @@ SELECT a.faction::VARCHAR AS faction, b.faction::VARCHAR AS opponent,
        count(*)::BIGINT AS games, sum(CAST(a.won AS INTEGER))::BIGINT AS wins,
        avg(1 / a.n_players::DECIMAL(18, 12))::DOUBLE AS fair_share
 FROM fp AS a
-JOIN players AS b ON b.run_id = a.run_id AND b.game_id = a.game_id AND b.seat <> a.seat
+JOIN players AS b ON b.game_id = a.game_id AND b.seat <> a.seat
+WHERE b.run_id = $run
 GROUP BY a.faction, b.faction
 ORDER BY a.faction, b.faction
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def faction_matrix(db: str, run_id: str, n_players: int | None = None,
                    map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Win rate of each faction in the games that include each other faction, with Wilson
@@ -482,7 +540,7 @@ def _lineups(frame: pl.DataFrame):
                [(row["won_mask"] >> i) & 1 for i in range(n)], row["games"])
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def strength_model(db: str, run_id: str, n_players: int | None = None,
                    map_id: str | None = None, version: str = "") -> tuple[pl.DataFrame, int]:
     """Faction strengths controlling for seat (and bot, when bots vary within a seat): Luce's
@@ -508,11 +566,22 @@ def strength_model(db: str, run_id: str, n_players: int | None = None,
 
 TOTAL_SCORE = "(total score)"
 
-_SCORING_SQL = _FILTERED + """
+# The per-player-game category totals: of every game of the run, or, when a game filter (player
+# count, map) leaves only some, of those games only, cut before the grouping (the grouping of
+# about a third of the events' rows is the cost of this query; the cut itself costs ~5%).
+_SCORE_SUMS_ALL = """
 , sums AS (
     SELECT s.game_id, s.seat, s.category, sum(s.points) AS points
     FROM score_events AS s WHERE s.run_id = $run GROUP BY ALL
-), cells AS (
+)"""
+_SCORE_SUMS_OF_GAMES = """
+, sums AS (
+    SELECT s.game_id, s.seat, s.category, sum(s.points) AS points
+    FROM score_events AS s SEMI JOIN fg ON fg.game_id = s.game_id
+    WHERE s.run_id = $run GROUP BY ALL
+)"""
+_SCORING_FREQUENCIES = """
+, cells AS (
     SELECT fp.faction, fp.won, sums.category, sums.points
     FROM sums JOIN fp ON fp.game_id = sums.game_id AND fp.seat = sums.seat
     UNION ALL
@@ -524,13 +593,15 @@ FROM cells GROUP BY ALL
 UNION ALL
 SELECT faction::VARCHAR, won, NULL, NULL, count(*)::BIGINT FROM fp GROUP BY ALL
 """
+_SCORING_SQL = _FILTERED + _SCORE_SUMS_ALL + _SCORING_FREQUENCIES
+_SCORING_OF_GAMES_SQL = _FILTERED + _SCORE_SUMS_OF_GAMES + _SCORING_FREQUENCIES
 
 _SCORING_SCHEMA = {"kind": pl.Utf8, "faction": pl.Utf8, "won": pl.Boolean, "category": pl.Utf8,
                    "n": pl.Int64, "mean": pl.Float64, "var": pl.Float64, "min": pl.Float64,
                    "q1": pl.Float64, "median": pl.Float64, "q3": pl.Float64, "max": pl.Float64}
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def scoring_stats(db: str, run_id: str, n_players: int | None = None,
                   map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Points per player-game by score category (a player who scored nothing in a category
@@ -541,7 +612,8 @@ def scoring_stats(db: str, run_id: str, n_players: int | None = None,
     it (pipelines.stats.weighted_summary)."""
     from pipelines import stats
 
-    freq = read_frame(db, _SCORING_SQL, _params(run_id, n_players, map_id, bot, total=TOTAL_SCORE))
+    sql = _SCORING_SQL if n_players is None and map_id is None else _SCORING_OF_GAMES_SQL
+    freq = read_frame(db, sql, _params(run_id, n_players, map_id, bot, total=TOTAL_SCORE))
     players = freq.filter(pl.col("category").is_null()).select("faction", "won", pl.col("count").alias("n"))
     cells = freq.filter(pl.col("category").is_not_null())
     categories = sorted(c for c in cells["category"].unique().to_list() if c != TOTAL_SCORE)
@@ -568,7 +640,7 @@ def scoring_stats(db: str, run_id: str, n_players: int | None = None,
                                                           nulls_last=True)
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def category_by_faction(db: str, run_id: str, n_players: int | None = None,
                         map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Points per player-game by score category and faction: mean, variance and quantiles
@@ -594,7 +666,7 @@ ORDER BY r.faction, r.won, r.round
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def points_by_round(db: str, run_id: str, n_players: int | None = None,
                     map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Mean points scored in each round per player-game, by faction and outcome (won).
@@ -602,7 +674,7 @@ def points_by_round(db: str, run_id: str, n_players: int | None = None,
     return read_frame(db, _ROUND_SQL, _params(run_id, n_players, map_id, bot))
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def winners_vs_losers(db: str, run_id: str, n_players: int | None = None,
                       map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Per category: mean points of winners and of losers, the difference with its Welch
@@ -633,7 +705,7 @@ def winners_vs_losers(db: str, run_id: str, n_players: int | None = None,
 
 # --- map ----------------------------------------------------------------------------------
 
-@st.cache_data(ttl=CACHE_TTL_S, show_spinner=False)
+@cached(ttl=CACHE_TTL_S)
 def map_cells(db: str, game: str, map_id: str) -> pl.DataFrame:
     """The cells of one map of a game: cell, x, y, kind (the game's own geometry)."""
     return read_frame(
@@ -642,19 +714,44 @@ def map_cells(db: str, game: str, map_id: str) -> pl.DataFrame:
         {"game": game, "map": map_id})
 
 
-_CELL_COUNTS_SQL = _FILTERED + """
-, sel AS (
-    SELECT fp.game_id, fp.seat FROM fp
-    WHERE ($faction::VARCHAR IS NULL OR fp.faction = $faction::VARCHAR)
-      AND ($won::BOOLEAN IS NULL OR fp.won = $won::BOOLEAN)
-), mv AS (
+# The moves of the selected players on one map, counted and with the points scored at their
+# steps, per cell and action. Every table is cut to the run and the filtered games before the
+# joins (integer keys only), and the score events join the moves as they are: summing them
+# per step first would only add a grouping of nearly as many rows. When no player filter is
+# set (faction, outcome, bot), the moves only need their game to pass, not their seat.
+_CELL_SELECTION = """
+WITH fg AS (
+    SELECT g.game_id FROM games AS g
+    WHERE g.run_id = $run
+      AND ($np::INTEGER IS NULL OR g.n_players = $np::INTEGER)
+      AND ($map::VARCHAR IS NULL OR g.map = $map::VARCHAR)
+), sel AS (
+    SELECT p.game_id, p.seat FROM players AS p SEMI JOIN fg ON fg.game_id = p.game_id
+    WHERE p.run_id = $run
+      AND ($bot::VARCHAR IS NULL OR p.bot = $bot::VARCHAR)
+      AND ($faction::VARCHAR IS NULL OR p.faction = $faction::VARCHAR)
+      AND ($won::BOOLEAN IS NULL OR p.won = $won::BOOLEAN)
+)
+"""
+_CELL_MOVES_OF_PLAYERS = """
+, mv AS (
     SELECT m.game_id, m.step, m.cell, m.action FROM moves AS m
-    JOIN sel ON sel.game_id = m.game_id AND sel.seat = m.seat
+    SEMI JOIN sel ON sel.game_id = m.game_id AND sel.seat = m.seat
     WHERE m.run_id = $run AND m.cell IS NOT NULL
-), ev AS (  -- the points of each step, of the selected games only (a small join side)
-    SELECT s.game_id, s.step, sum(s.points) AS points FROM score_events AS s
+)
+"""
+_CELL_MOVES_OF_GAMES = """
+, mv AS (
+    SELECT m.game_id, m.step, m.cell, m.action FROM moves AS m
+    SEMI JOIN fg ON fg.game_id = m.game_id
+    WHERE m.run_id = $run AND m.cell IS NOT NULL
+)
+"""
+_CELL_TOTALS = """
+, ev AS (
+    SELECT s.game_id, s.step, s.points FROM score_events AS s
     SEMI JOIN fg ON fg.game_id = s.game_id
-    WHERE s.run_id = $run GROUP BY s.game_id, s.step
+    WHERE s.run_id = $run
 ), pts AS (
     SELECT mv.cell, mv.action, sum(ev.points) AS points
     FROM ev JOIN mv ON mv.game_id = ev.game_id AND mv.step = ev.step
@@ -667,30 +764,50 @@ SELECT cnt.cell, cnt.action::VARCHAR AS action, cnt.moves::BIGINT AS moves,
 FROM cnt LEFT JOIN pts ON pts.cell = cnt.cell AND pts.action = cnt.action
 ORDER BY cnt.cell, action
 """
+# The moves alone (the map's first view measures moves): no score events to join, half the work.
+_CELL_MOVES_ONLY = """
+SELECT mv.cell, mv.action::VARCHAR AS action, count(*)::BIGINT AS moves,
+       (SELECT count(*) FROM fg)::BIGINT AS games,
+       (SELECT count(*) FROM sel)::BIGINT AS player_games
+FROM mv GROUP BY mv.cell, mv.action
+ORDER BY mv.cell, action
+"""
+#: (every player?, with points?) -> the query.
+_CELL_COUNTS_SQL = {
+    (False, True): _CELL_SELECTION + _CELL_MOVES_OF_PLAYERS + _CELL_TOTALS,
+    (True, True): _CELL_SELECTION + _CELL_MOVES_OF_GAMES + _CELL_TOTALS,
+    (False, False): _CELL_SELECTION + _CELL_MOVES_OF_PLAYERS + _CELL_MOVES_ONLY,
+    (True, False): _CELL_SELECTION + _CELL_MOVES_OF_GAMES + _CELL_MOVES_ONLY,
+}
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def cell_action_counts(db: str, run_id: str, map_id: str, faction: str | None = None,
                        won: bool | None = None, n_players: int | None = None,
-                       bot: str | None = None, version: str = "") -> pl.DataFrame:
-    """Per map cell and action of one map: the moves made there and the points they scored,
-    for the selected players (faction, winners or losers), with the games and player-games
-    they rest on (the same on every row). One scan of the moves serves every action."""
+                       bot: str | None = None, version: str = "",
+                       points: bool = True) -> pl.DataFrame:
+    """Per map cell and action of one map: the moves made there and (``points``) the points
+    they scored, for the selected players (faction, winners or losers), with the games and
+    player-games they rest on (the same on every row). One scan of the moves serves every
+    action; without ``points`` the frame has no ``points`` column and costs half as much."""
     params = _params(run_id, n_players, map_id, bot, faction=faction, won=won)
-    return read_frame(db, _CELL_COUNTS_SQL, params)
+    every_player = faction is None and won is None and bot is None
+    return read_frame(db, _CELL_COUNTS_SQL[every_player, points], params)
 
 
 def cell_counts(db: str, run_id: str, map_id: str, faction: str | None = None,
                 won: bool | None = None, action: str | None = None,
                 n_players: int | None = None, bot: str | None = None,
-                version: str = "") -> pl.DataFrame:
-    """Per map cell: moves (of ``action``, or all) and their points, with ``games`` and
-    ``player_games``; no row for a cell where nothing happened."""
-    frame = cell_action_counts(db, run_id, map_id, faction, won, n_players, bot, version)
+                version: str = "", points: bool = True) -> pl.DataFrame:
+    """Per map cell: moves (of ``action``, or all) and (``points``) their points, with
+    ``games`` and ``player_games``; no row for a cell where nothing happened."""
+    frame = cell_action_counts(db, run_id, map_id, faction, won, n_players, bot, version,
+                               points)
     if action is not None:
         frame = frame.filter(pl.col("action") == action)
-    return (frame.group_by("cell").agg(pl.col("moves").sum(), pl.col("points").sum(),
-                                       pl.col("games").first(), pl.col("player_games").first())
+    sums = [pl.col("moves").sum(), *([pl.col("points").sum()] if points else [])]
+    return (frame.group_by("cell").agg(*sums, pl.col("games").first(),
+                                       pl.col("player_games").first())
             .sort("cell"))
 
 
@@ -707,13 +824,13 @@ GROUP BY ALL ORDER BY g.game_id
 """
 
 
-@st.cache_data(ttl=ANALYSIS_TTL_S, show_spinner=False)
+@cached(ttl=ANALYSIS_TTL_S)
 def game_list(db: str, run_id: str, limit: int = 500, version: str = "") -> pl.DataFrame:
     """The first ``limit`` games of a run with their seats, winner (★) and scores."""
     return read_frame(db, _GAME_LIST_SQL, {"run": run_id, "limit": limit})
 
 
-@st.cache_data(ttl=60, show_spinner=False)
+@cached(ttl=60)
 def game_log(db: str, run_id: str, game_id: int) -> tuple[pl.DataFrame, pl.DataFrame,
                                                           pl.DataFrame]:
     """One game's players, moves and score events (one game is small)."""

@@ -270,7 +270,7 @@ def _prefetch(db: str, run_id: str, version: str) -> None:
         queries.strength_model(db, run_id, None, None, version=version)
         if options["maps"]:
             queries.cell_action_counts(db, run_id, options["maps"][0], n_players=None,
-                                       bot=None, version=version)
+                                       bot=None, version=version, points=False)
         queries.game_list(db, run_id, version=version)
     except Exception:  # noqa: BLE001 - a warm-up only; the page itself reports problems
         pass

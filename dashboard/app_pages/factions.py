@@ -14,6 +14,12 @@ from dashboard import charts, queries, ui
 db, run, filters = ui.filtered_run("Factions")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
+# The heavier, independent queries start beside this thread (last first); each load below
+# finds its value cached or waits for it.
+queries.start(db, queries.strength_model, run_id, filters["n_players"], filters["map_id"],
+              version=filters["version"])
+for helper in (queries.faction_matrix, queries.seat_rates, queries.score_quantiles):
+    queries.start(db, helper, run_id, **filters)
 
 rates = ui.load(queries.faction_rates, db, run_id, **filters)
 if rates is None:

@@ -33,7 +33,7 @@ if cells.is_empty():
 
 all_counts = ui.load(queries.cell_action_counts, db, run_id, map_id,
                      n_players=filters["n_players"], bot=filters["bot"],
-                     version=filters["version"])
+                     version=filters["version"], points=False)
 if all_counts is None:
     st.stop()
 actions = sorted(set(all_counts["action"].to_list()))
@@ -50,8 +50,9 @@ cols = st.columns(2)
 faction = ui.url_choice("Faction", [ui.ALL, *options["factions"]], "faction", key="map_faction",
                         container=cols[0])
 faction = None if faction == ui.ALL else faction
+# The points are joined in only when they are measured (the first view counts moves).
 base = dict(map_id=map_id, faction=faction, action=action, n_players=filters["n_players"],
-            bot=filters["bot"])
+            bot=filters["bot"], points=metric == "points")
 version = filters["version"]
 
 

@@ -10,6 +10,7 @@ from dashboard import charts, queries, ui
 db, run, filters = ui.filtered_run("Scoring")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
+queries.start(db, queries.points_by_round, run_id, **filters)  # beside this thread's query
 
 by_faction = ui.load(queries.category_by_faction, db, run_id, **filters)
 if by_faction is None:

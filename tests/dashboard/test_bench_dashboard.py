@@ -10,7 +10,7 @@ import duckdb
 from pipelines import bench_dashboard as bench
 
 
-def test_synthetic_database_follows_the_contract(tmp_path: Path):
+def test_synthetic_database_follows_the_contract(tmp_path: Path, capfd):
     db = bench.build_db(tmp_path / "bench.duckdb", 120)
     con = duckdb.connect(str(db), read_only=True)
     try:
@@ -32,5 +32,13 @@ def test_synthetic_database_follows_the_contract(tmp_path: Path):
     finally:
         con.close()
     assert bench.ensure_db(db, 120) == (db, 0.0)      # reused, not rebuilt
-    rows = bench.bench_pages(db)
+    capfd.readouterr()
+    rows, warm_up = bench.bench_pages(db, repeat=2)
+    assert warm_up > 0
     assert [r[0] for r in rows] == list(bench.PAGES)
+    assert all(fastest <= cold for _, cold, fastest, _ in rows)
+    timed = bench._query_timings(str(db))
+    assert [name for name, _ in timed][:2] == ["runs_overview", "faction_rates"]
+    # the helpers run outside a Streamlit server: no bare-mode warnings in the output
+    out, err = capfd.readouterr()
+    assert "No runtime found" not in out + err and "ScriptRunContext" not in out + err

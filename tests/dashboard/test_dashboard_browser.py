@@ -123,6 +123,7 @@ def test_runs_page_in_chromium_shows_the_runs_and_the_chart(
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1500})
             page.set_default_timeout(PAGE_TIMEOUT_MS)
+            expect.set_options(timeout=PAGE_TIMEOUT_MS)  # assertions too (default: 5 s)
 
             # The landing page: both runs listed, the newest selected and put in the URL.
             page.goto(streamlit_server)
