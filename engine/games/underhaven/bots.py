@@ -67,29 +67,42 @@ def evaluate(s, seat: int) -> float:
     return v
 
 
-def worker_terms(s, p, workers) -> float:
-    """What the workers' positions are worth (at the entrance, exploring, on a site)."""
+def worker_terms(s, p, workers, cache: dict | None = None) -> float:
+    """What the workers' positions are worth (at the entrance, exploring, on a site).
+    `cache`: cell -> `_cell_terms`, shared by calls on the same state (the greedy move
+    lookahead values every move of one worker); the sum is added up in the same order."""
     v = 0.0
-    geo = s.st.geo
-    bld, terr, owner, seat = s.bld, s.terr, s.owner, p.seat
-    rounds = _rounds_left(s)
+    n_space = s.st.geo.n_space
+    cache = {} if cache is None else cache
     seen = set()
     for cell in workers:
-        if cell >= geo.n_space or cell < 0:
+        if cell >= n_space or cell < 0:
             v -= 0.8                       # still at the entrance
         elif cell in seen:
             v -= 0.2                       # stacked on a space already covered
-        elif terr[cell] is None:
-            v += 1.4                       # exploring (the octagon is being turned over)
-        elif bld[cell] is None:
-            v += 0.6 + _site_value(s, p, cell)   # ready to build
-        elif owner[cell] == seat:
-            v += 0.3
-            bd = s.st.b[bld[cell]]
-            if bd.needs_worker:            # staffing a production building
-                v += goods_value(s, bd.gain) * rounds * 0.25
+        else:
+            terms = cache.get(cell)
+            if terms is None:
+                terms = cache[cell] = _cell_terms(s, p, cell)
+            for x in terms:
+                v += x
         seen.add(cell)
     return v
+
+
+def _cell_terms(s, p, cell: int) -> tuple[float, ...]:
+    """What the first worker on a space adds to `worker_terms`, amount by amount."""
+    bld = s.bld
+    if s.terr[cell] is None:
+        return (1.4,)                      # exploring (the octagon is being turned over)
+    if bld[cell] is None:
+        return (0.6 + _site_value(s, p, cell),)   # ready to build
+    if s.owner[cell] == p.seat:
+        bd = s.st.b[bld[cell]]
+        if bd.needs_worker:                # staffing a production building
+            return (0.3, goods_value(s, bd.gain) * _rounds_left(s) * 0.25)
+        return (0.3,)
+    return ()
 
 
 def _site_value(s, p, cell: int) -> float:
@@ -210,13 +223,14 @@ def action_values(s, seat: int, actions: list) -> list[float]:
     if frame[0] == "move" and _rounds_left(s) > 1:
         # Only the positions change: value the moved worker's new position.
         base = evaluate(s, seat)
-        now = worker_terms(s, p, p.workers)
+        cells: dict = {}
+        now = worker_terms(s, p, p.workers, cells)
         out = []
         for a in actions:
             if a[0] in ("step", "explore", "jump"):
                 ws = p.workers.copy()
                 ws[a[1]] = a[2]
-                out.append(base - now + worker_terms(s, p, ws))
+                out.append(base - now + worker_terms(s, p, ws, cells))
             elif a[0] == "end":
                 out.append(base)
             else:

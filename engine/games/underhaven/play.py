@@ -30,7 +30,7 @@ class Static:
 
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
                  "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
-                 "tunnel_ids")
+                 "tunnel_ids", "touching", "social", "for_terrain")
 
     def __init__(self, rules, key):
         n, map_id = key if isinstance(key, tuple) else (key, MAP_ID)
@@ -48,6 +48,14 @@ class Static:
         self.tunnel_ids = [t.id for t in rules.tunnels]
         self.placements = {t.id: self.geo.placements(t.arms, t.span) for t in rules.tunnels}
         self.placements["trapezoid"] = self.geo.placements(("NW", "NE", "SE", "SW"), 1)
+        # shape -> space -> indices of the placements connecting that space (in order).
+        self.touching = {}
+        for shape, pl in self.placements.items():
+            idx: dict[int, list[int]] = {}
+            for i, (_g, _r, _gaps, spaces) in enumerate(pl):
+                for x in spaces:
+                    idx.setdefault(x, []).append(i)
+            self.touching[shape] = idx
         mods = rules.modules
         self.b = {b.id: b for b in rules.buildings
                   if not b.advanced or (mods.advanced_buildings and (mods.energy or not b.gain.energy))}
@@ -62,6 +70,13 @@ class Static:
                        or (t.module == "corp_locations" and mods.corp_locations)}
         self.missions = {m.id: m for m in rules.missions}
         self.colour_corp = {c.colour: cid for cid, c in rules.corporations.items()}
+        self.social = {bid for bid, bd in self.b.items() if bd.activation == "consultant"}
+        # terrain -> the supply buildings (not starting, count > 0) that may stand on it, in order.
+        self.for_terrain: dict[str, list] = {}
+        for bid, bd in self.b.items():
+            if not bd.starting and bd.count != 0:
+                for terr in dict.fromkeys(bd.terrains):
+                    self.for_terrain.setdefault(terr, []).append((bid, bd))
         self.abilities = [a.id for a in rules.abilities]
         self.gaps = self.geo.useful_gaps()
 
@@ -119,6 +134,9 @@ class UnderhavenState(FrameMachine):
         s.super_die = [1] * g.super_specialists
         s.super_holder = [-1] * g.super_specialists
         s.occ = {}
+        s.mission_memo = {}      # seat -> what its last mission check saw, see claim_missions
+        s.owned_memo = ((), {})  # (owner, {seat: its spaces}), see `owned`
+        s.social_memo = ((), (), [])   # (bld, done, social sites), see `social_sites`
         top = rng.randrange(6)
         north = rng.choice([f for f in range(6) if f not in (top, 5 - top)])
         side = min(f for f in range(6) if f not in (top, 5 - top, north, 5 - north))
@@ -300,7 +318,7 @@ class UnderhavenState(FrameMachine):
         cost = self.rules.morale.step_cost
         for _ in range(steps):
             for _k in range(cost):
-                i = max(range(3), key=lambda j: res[j])
+                i = largest_track(res)
                 if res[i] > 0:
                     res[i] -= 1
                 elif tok > 0:   # a power token pays a whole morale step (assumed)
@@ -330,14 +348,15 @@ class UnderhavenState(FrameMachine):
     # ------------------------------------------------------------------ board queries
     def neighbours(self, cell: int):
         """Touching cells, and the spaces a tile in this space's gap connects it to (a tile
-        is one move "whatever its length")."""
+        is one move "whatever its length").  A sequence to read, not to change (often the
+        static tuple of touching cells itself)."""
         geo = self.st.geo
-        out = list(geo.nb[cell])
+        near = geo.nb[cell]
         if cell < geo.n_space:
             tile = self.gap.get(geo.space_gap[cell])
             if tile is not None and cell in tile[2]:
-                out.extend(x for x in tile[2] if x != cell and x not in geo.nb[cell])
-        return out
+                return list(near) + [x for x in tile[2] if x != cell and x not in near]
+        return near
 
     def connected(self, a: int, b: int) -> bool:
         geo = self.st.geo
@@ -358,16 +377,36 @@ class UnderhavenState(FrameMachine):
         `pred(space)`."""
         seen = {space}
         todo = [space]
+        n_space = self.st.geo.n_space
         while todo:
             x = todo.pop()
             for y in self.neighbours(x):
-                if y < self.st.geo.n_space and y not in seen and pred(y):
+                if y < n_space and y not in seen and pred(y):
                     seen.add(y)
                     todo.append(y)
         return sorted(seen)
 
     def owned(self, seat: int) -> list[int]:
-        return [sp for sp, o in enumerate(self.owner) if o == seat]
+        """The spaces where `seat` has a building, in order (a list to read, not to change).
+        Asked many times per decision; remembered while the owners stay equal (`owned_memo`:
+        a copy of `owner` and the lists computed for it)."""
+        memo = self.owned_memo
+        if memo[0] != self.owner:
+            memo = self.owned_memo = (self.owner.copy(), {})
+        hit = memo[1].get(seat)
+        if hit is None:
+            hit = memo[1][seat] = [sp for sp, o in enumerate(self.owner) if o == seat]
+        return hit
+
+    def social_sites(self) -> list[int]:
+        """The finished social buildings (a consultant may fly there), in space order (a list
+        to read, not to change); remembered while the buildings stay equal (`social_memo`)."""
+        memo = self.social_memo
+        if memo[0] != self.bld or memo[1] != self.done:
+            social, done = self.st.social, self.done
+            sites = [sp for sp, bid in enumerate(self.bld) if bid in social and done[sp]]
+            memo = self.social_memo = (self.bld.copy(), done.copy(), sites)
+        return memo[2]
 
     def has_terrain_building(self, seat: int, terrain: str) -> bool:
         b = self.st.b
@@ -383,17 +422,33 @@ class UnderhavenState(FrameMachine):
     # ------------------------------------------------------------------ missions
     def claim_missions(self, p: Player) -> None:
         """Missions are claimed any time in your turn, no action needed: claimed as soon as
-        fulfilled (the reputation is instant)."""
+        fulfilled (the reputation is instant).
+
+        Whether a mission is fulfilled depends only on the seat's buildings, their terrain and
+        the tiles (scoring.mission_done), so the missions already found unfulfilled on a board
+        equal to this one (compared by value) are not checked again (`mission_memo`)."""
+        mine = self.owned(p.seat)
+        terr = self.terr
+        board = (mine, [terr[x] for x in mine], self.gap)
+        seen = self.mission_memo.get(p.seat)
+        known = seen[1] if seen is not None and seen[0] == board else frozenset()
+        if known.issuperset(self.missions):          # (`known` holds None: an empty slot)
+            return
+        unfulfilled = set()
         for i, mid in enumerate(self.missions):
-            if mid is None:
+            if mid is None or mid in known:
                 continue
             m = self.st.missions[mid]
-            if scoring.mission_done(self, p.seat, m):
+            if scoring.mission_done(self, p.seat, m, mine):
                 self.score(p, "missions", m.rep)
                 self.missions[i] = None
                 self.mission_discard.append(mid)
                 if self.log.enabled:
                     self.log.move(self.step, self.round, self.phase, p.seat, "claim_mission", mid, None)
+            else:
+                unfulfilled.add(mid)
+        self.mission_memo = {**self.mission_memo, p.seat: (     # a new dict: clones share the old
+            (mine, board[1], self.gap.copy()), known | unfulfilled | {None})}
 
     def refill(self) -> None:
         """Clean up: refill missions (reshuffling the discard when the deck is empty) and the
@@ -419,6 +474,15 @@ class UnderhavenState(FrameMachine):
 
     def die_face(self):
         return self.rules.turn_die.faces[self.die_cycle[self.die_idx]]
+
+
+def largest_track(res) -> int:
+    """The index of the largest of the three resource tracks, the first one on a tie (what
+    `max(range(3), key=res.__getitem__)` gives, without a call per track)."""
+    a, b, c = res
+    if a >= b and a >= c:
+        return 0
+    return 1 if b >= c else 2
 
 
 # ====================================================================== tasks
@@ -449,7 +513,7 @@ def _t_turn(s: UnderhavenState, task) -> None:
     mods = s.rules.modules
     # 1. The turn die reward and 1 Money per building (finished or not).
     s.gain(p, s.die_face())
-    n_b = sum(1 for o in s.owner if o == p.seat)
+    n_b = s.owner.count(p.seat)
     if n_b:
         p.res[MONEY], p.pt = gain_track(p.res[MONEY], p.pt, n_b * g.income_per_building, g.pt_value)
     if mods.reputational_income and mods.focus:
@@ -707,16 +771,17 @@ def open_slots(p) -> list[tuple[int, int]]:
 
 def _l_order(s, frame):
     p = s.players[frame[1]]
-    card = s.st.cards[p.slot]
-    out = []
-    seen = set()
-    for r, k in open_slots(p):
-        o = card.rows[r][k]
-        key = (o.kind, o.gain) if free_arrangement(p) else (r, k)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(("order", r, k))
+    if free_arrangement(p):              # the same order in two open slots: one option
+        rows = s.st.cards[p.slot].rows
+        out = []
+        seen = set()
+        for r, k in open_slots(p):
+            key = (rows[r][k].kind, rows[r][k].gain)
+            if key not in seen:
+                seen.add(key)
+                out.append(("order", r, k))
+    else:
+        out = [("order", r, k) for r, k in open_slots(p)]
     if p.support_pending:
         out.append(("support",))
     if s.rules.modules.corp_locations:
@@ -737,7 +802,7 @@ def _a_order(s, frame, action):
     if action[0] == "pt_trade":
         p.used.add("pt_trade")
         for _ in range(s._ability_value("pt_trade")):
-            i = max(range(3), key=lambda j: p.res[j])
+            i = largest_track(p.res)
             p.res[i] -= 1
         p.pt += 1
         s.stack.append(("order", p.seat))
@@ -858,34 +923,30 @@ def _l_move(s, frame):
     out = []
     if p.mv_left > 0:
         geo = s.st.geo
+        n_space, tile, explored, stopped = geo.n_space, s.tile, s.explored, p.mv_stopped
         seen = set()
         for w, cell in enumerate(p.workers):
-            if cell < 0 or cell in seen or w in p.mv_stopped:
+            if cell < 0 or cell in seen or w in stopped:
                 continue
             seen.add(cell)
             for dest in s.neighbours(cell):
-                if dest >= geo.n_space:
+                if dest >= n_space:
                     if dest == p.entrance:
                         out.append(("step", w, dest))
                     continue
                 o = dest >> 2
-                if s.tile[o] < 0:
-                    continue
-                out.append(("step" if s.explored[o] else "explore", w, dest))
+                if tile[o] >= 0:
+                    out.append(("step" if explored[o] else "explore", w, dest))
             if p.mv_jet:
                 for dest in range(geo.n_space):
                     if s.terr[dest] is not None and dest != cell and dest not in geo.nb[cell]:
                         out.append(("jump", w, dest))
-            elif cell < geo.n_space and s.terr[cell] == "magma" and _has_magma_travel(s, p):
+            elif cell < n_space and s.terr[cell] == "magma" and _has_magma_travel(s, p):
                 for dest in range(geo.n_space):     # Lava Crawler: magma to magma, 1 move
                     if s.terr[dest] == "magma" and dest != cell and dest not in geo.nb[cell]:
                         out.append(("jump", w, dest))
         if p.cons_free > 0:
-            b = s.st.b
-            for sp, bid in enumerate(s.bld):
-                if bid is not None and s.done[sp] and b[bid].activation == "consultant" \
-                        and sp not in p.cons_landed:
-                    out.append(("fly", sp))
+            out += [("fly", sp) for sp in s.social_sites() if sp not in p.cons_landed]
     out.append(("end",))
     return out
 
@@ -1039,7 +1100,7 @@ def _can_trade(s, p, sp) -> bool:
     if k == "first_player":
         return True
     if k == "tile":
-        return p.pt >= sp.pay.pt and bool(_tile_options(s, p))
+        return p.pt >= sp.pay.pt and next(_each_tile_option(s, p), None) is not None
     if k == "card":
         return p.pt >= sp.pay.pt and (any(c is not None for c in s.market) or bool(s.card_deck))
     if k == "missions":
@@ -1139,19 +1200,30 @@ def _tile_options(s, p) -> list[tuple]:
     every trapezoid the player holds, on free gaps, connecting a space where the player has a
     worker ("your worker ... adjacent to the indicated building spot"), anywhere with the
     "Tunnel tile requirement skipped" ability."""
+    return list(_each_tile_option(s, p))
+
+
+def _each_tile_option(s, p):
+    """`_tile_options` one at a time, in the same order (a trade space only asks whether
+    there is one).  Only the placements connecting a worker's space are visited (the
+    per-shape index `Static.touching`, in placement order)."""
     geo = s.st.geo
     anywhere = p.ability == "tunnel_anywhere"
     near = {c for c in p.workers if 0 <= c < geo.n_space}
+    gap = s.gap
     kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
     kinds += [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
-    out = []
     for kind, shape in kinds:
-        for g, r, gaps, spaces in s.st.placements[shape]:
-            if any(x in s.gap for x in gaps):
-                continue
-            if anywhere or any(x in near for x in spaces):
-                out.append(("tile", kind, g, r))
-    return out
+        placements = s.st.placements[shape]
+        if anywhere:
+            which = range(len(placements))
+        else:
+            touching = s.st.touching[shape]
+            which = sorted({i for x in near for i in touching.get(x, ())})
+        for i in which:
+            g, r, gaps, _spaces = placements[i]
+            if not any(x in gap for x in gaps):
+                yield ("tile", kind, g, r)
 
 
 def _l_tile(s, frame):
@@ -1291,7 +1363,7 @@ def _base_cost(s, p, bd) -> tuple[int, int, int, int]:
 
 
 def _workforce_ok(s, p, bd, site: int, pros_used: int) -> bool:
-    here = sum(1 for c in p.workers if c == site)
+    here = p.workers.count(site)
     return here >= 1 and here + p.cons_free + p.pros_free - pros_used >= bd.workers
 
 
@@ -1300,6 +1372,15 @@ def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None,
     """Whether the build can be completed, sourcing each remaining specialist the cheapest
     way (own, the once-per-turn skip, a professional, then the cheapest paid source).
     `owed`: the deferred cost of the first Construction Molds build, paid together."""
+    pros = _build_plan(s, p, bd, extra_money, extra_pt, colours, pros_used, skip, owed)
+    return pros is not None and _workforce_ok(s, p, bd, site, pros)
+
+
+def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, skip=None,
+                owed=None) -> int | None:
+    """The part of `build_feasible` that does not depend on the site: the professionals used
+    once each remaining specialist is sourced the cheapest way, or None when a specialist
+    cannot be sourced or the build cannot be paid."""
     colours = _spec_need(s, p, bd) if colours is None else colours
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
@@ -1317,14 +1398,12 @@ def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None,
             continue
         paid = [o for o in opts if o[0] not in ("own", "pro", "skip")]
         if not paid:
-            return False
+            return None
         m, t = _cheapest(paid)
         money += m
         pt += t
-    if not _workforce_ok(s, p, bd, site, pros):
-        return False
     cost = _merge(_build_cost(s, p, bd, money, pt), owed)
-    return s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
+    return pros if s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None else None
 
 
 def _build_cost(s, p, bd, money: int, pt: int) -> tuple[int, int, int, int, int]:
@@ -1361,18 +1440,26 @@ def buildable(s, p, extra_money: int = 0, owed=None) -> list[tuple]:
     if not sites:
         return out
     b = s.st.b
+    plans: dict[str, int | None] = {}    # build_feasible, the site-independent part per building
+
+    def feasible(bid, bd, site):
+        if bid not in plans:
+            plans[bid] = _build_plan(s, p, bd, extra_money, owed=owed)
+        pros = plans[bid]
+        return pros is not None and _workforce_ok(s, p, bd, site, pros)
+
     for site in sites:
         terr = s.terr[site]
-        for bid, bd in b.items():
-            if bd.starting or bd.count == 0 or s.supply[bid] <= 0 or terr not in bd.terrains:
+        for bid, bd in s.st.for_terrain.get(terr, ()):    # not starting, count > 0, terrain
+            if s.supply[bid] <= 0:
                 continue
             if bd.one_per_player and any(s.bld[x] == bid for x in s.owned(p.seat)):
                 continue
-            if build_feasible(s, p, bd, site, extra_money, owed=owed):
+            if feasible(bid, bd, site):
                 out.append(("b", bid, site))
         for bid in dict.fromkeys(p.start_buildings):
             bd = b[bid]
-            if terr in bd.terrains and build_feasible(s, p, bd, site, extra_money, owed=owed):
+            if terr in bd.terrains and feasible(bid, bd, site):
                 out.append(("b", bid, site))
     return out
 
@@ -1548,7 +1635,7 @@ def describe(s: UnderhavenState, action, frame=None) -> tuple[str, str, int | No
         if k == "order":
             o = s.st.cards[s.players[frame[1]].slot].rows[action[1]][action[2]]
             return "order", f"row {action[1] + 1} {o.kind}", None
-        return k, " ".join(str(a) for a in action[1:]), None
+        return k, " ".join(map(str, action[1:])), None
     if f == "upgrade" and k == "upgrade":
         return "upgrade", action[2], action[1]
     if f == "pub" and k == "deal":
@@ -1563,7 +1650,7 @@ def describe(s: UnderhavenState, action, frame=None) -> tuple[str, str, int | No
         return "start_octagon", f"set {action[1] + 1}", 4 * o
     if f == "start_rot":
         return "start_rotate", f"r{action[1]}", 4 * frame[2]
-    return f if f == k else f"{f}_{k}", " ".join(str(a) for a in action[1:]), None
+    return f if f == k else f"{f}_{k}", " ".join(map(str, action[1:])), None
 
 UnderhavenState.LEGAL = _LEGAL
 UnderhavenState.APPLY = _APPLY

@@ -82,8 +82,8 @@ def clusters(s, seat: int, cubes: bool = False) -> list[tuple[str, list[int]]]:
     seen: set[int] = set()
     out = []
     mine = set(s.players[seat].cubes) if cubes else set()
-    for sp, o in enumerate(s.owner):
-        if o != seat or sp in seen:
+    for sp in s.owned(seat):
+        if sp in seen:
             continue
         t = s.terr[sp]
         grp = s.group(sp, lambda x, t=t: (s.owner[x] == seat or x in mine) and s.terr[x] == t)
@@ -109,11 +109,11 @@ def end_breakdown(s, seat: int) -> dict[str, int]:
     geo = s.st.geo
     unlocked = len(p.perm)
     out = {"end_specialists": specialists_rep(unlocked, g.specialist_rep, g.specialist_rep_max)}
-    counts = [[0] * s.n for _ in range(geo.n_oct)]
+    counts: dict[int, list[int]] = {}    # only the octagons with buildings can be majorities
     for sp, o in enumerate(s.owner):
         if o >= 0:
-            counts[sp >> 2][o] += 1
-    n_maj = majorities(counts)[seat]
+            counts.setdefault(sp >> 2, [0] * s.n)[o] += 1
+    n_maj = majorities(list(counts.values()))[seat] if counts else 0
     out["end_majorities"] = n_maj * g.majority_rep
     traps = _trapezoids(s, seat)
     trap_gaps = {gc: tid for gc, (tid, owner, _sp) in s.gap.items() if owner == seat and tid in traps}
@@ -161,9 +161,12 @@ def result(s) -> list[SeatResult]:
 
 
 # ---------------------------------------------------------------- missions
-def mission_done(s, seat: int, m) -> bool:
+def mission_done(s, seat: int, m, mine: list[int] | None = None) -> bool:
+    """Whether the seat fulfils mission `m` on the board as it stands (`mine`: the seat's
+    spaces with a building, if already known)."""
     terrains = m.terrains
-    mine = [sp for sp, o in enumerate(s.owner) if o == seat]
+    if mine is None:
+        mine = [sp for sp, o in enumerate(s.owner) if o == seat]
     if m.kind == "own":
         return sum(1 for sp in mine if not terrains or s.terr[sp] in terrains) >= m.count
     if m.kind == "octagons":
@@ -178,6 +181,10 @@ def mission_done(s, seat: int, m) -> bool:
                     return True
         return False
     if m.kind == "cluster":
+        # A cluster is made of the seat's buildings of one terrain: with fewer buildings on
+        # the mission's terrains than it asks, none can be big enough.
+        if sum(1 for sp in mine if not terrains or s.terr[sp] in terrains) < m.count:
+            return False
         return any(len(grp) >= m.count and (not terrains or t in terrains)
                    for t, grp in clusters(s, seat))
     return False

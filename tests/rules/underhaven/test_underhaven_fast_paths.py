@@ -1,0 +1,88 @@
+"""The speed-ups of engine/games/underhaven (issue 6) against the plain reading of the rule
+they compute, at every decision of random games (base map, Crooked Caverns, advanced
+buildings with energy; 2-4 players).  No timing: only that the answers are the same."""
+
+import random
+
+import pytest
+
+from engine.core.protocol import Seat
+from engine.games.underhaven import play, scoring
+
+FACTIONS = ("deltas", "threecees", "tectonics", "enigmas")
+VARIANTS = [(), ("modules.crooked_caverns=true",),
+            ("modules.advanced_buildings=true", "modules.energy=true")]
+
+
+def plain_tile_options(s, p):
+    """Rulebook reading: every tunnel type left and every trapezoid held, every placement on
+    free gaps connecting a space with one of the player's workers (anywhere with the ability)."""
+    near = {c for c in p.workers if 0 <= c < s.st.geo.n_space}
+    kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
+    kinds += [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
+    return [("tile", kind, g, r) for kind, shape in kinds
+            for g, r, gaps, spaces in s.st.placements[shape]
+            if not any(x in s.gap for x in gaps)
+            and (p.ability == "tunnel_anywhere" or any(x in near for x in spaces))]
+
+
+def plain_buildable(s, p):
+    """Every building of the supply (and the player's starting buildings) on every site where
+    `build_feasible` says it can be completed."""
+    out = []
+    for site in play.build_sites(s, p):
+        terr = s.terr[site]
+        for bid, bd in s.st.b.items():
+            if bd.starting or bd.count == 0 or s.supply[bid] <= 0 or terr not in bd.terrains:
+                continue
+            if bd.one_per_player and any(s.bld[x] == bid and s.owner[x] == p.seat
+                                         for x in range(len(s.bld))):
+                continue
+            if play.build_feasible(s, p, bd, site):
+                out.append(("b", bid, site))
+        for bid in dict.fromkeys(p.start_buildings):
+            bd = s.st.b[bid]
+            if terr in bd.terrains and play.build_feasible(s, p, bd, site):
+                out.append(("b", bid, site))
+    return out
+
+
+@pytest.mark.parametrize("variant", range(len(VARIANTS)))
+def test_fast_paths_give_the_plain_answers(game, variant):
+    rules = game.load_rules(sets=list(VARIANTS[variant])).model
+    maps = game.maps(rules)
+    checked = {"tile": 0, "build": 0, "claim": 0}
+    for i in range(3):
+        n = 2 + (i + variant) % 3
+        s = game.new_game(rules, [Seat(f, "random") for f in FACTIONS[:n]], 40 + i,
+                          map=maps[i % len(maps)])
+        r = random.Random(i)
+        while not s.is_over():
+            seat = s.to_move()
+            p = s.players[seat]
+            for q in s.players:
+                assert s.owned(q.seat) == [sp for sp, o in enumerate(s.owner) if o == q.seat]
+            assert s.social_sites() == [sp for sp, bid in enumerate(s.bld) if bid is not None
+                                        and s.done[sp] and s.st.b[bid].activation == "consultant"]
+            assert play._tile_options(s, p) == plain_tile_options(s, p)
+            checked["tile"] += 1
+            if s.stack[-1][0] == "build" or r.random() < 0.2:
+                assert play.buildable(s, p) == plain_buildable(s, p)
+                checked["build"] += 1
+            # Claiming with the remembered checks = claiming with none remembered.
+            a, b = s.clone(), s.clone()
+            b.mission_memo = {}
+            a.claim_missions(a.players[seat])
+            b.claim_missions(b.players[seat])
+            assert (a.missions, a.players[seat].rep) == (b.missions, b.players[seat].rep)
+            left = [m for m in a.missions if m is not None]
+            assert not any(scoring.mission_done(a, seat, a.st.missions[m]) for m in left)
+            checked["claim"] += 1
+            acts = s.legal_actions()
+            s.apply(acts[r.randrange(len(acts))])
+    assert min(checked.values()) > 50, checked
+
+
+def test_largest_track_is_the_first_largest():
+    for res in ([0, 0, 0], [1, 2, 2], [3, 1, 3], [0, 5, 1], [2, 1, 4], [5, 5, 0]):
+        assert play.largest_track(res) == max(range(3), key=lambda j: res[j])
