@@ -98,7 +98,7 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
              paired_with, until_ci, max_games, variant_name, resume_run):
     """Play a batch of seeded games of GAME with bots and write every move to the database.
     With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
-    from .plan import default_chunk_size, make_plan
+    from .plan import make_plan
     from .run_cli import exit_if_games_failed, interrupt_exits
     from .runner import run_plan
     from .store import Store, check_db_path
@@ -119,15 +119,16 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
         return simulate_whatif(click.get_current_context().params)
     plan = make_plan(game, n_games=n_games, n_players=players, bots=bots, seed=seed,
                      variants=variants, sets=sets, map=map_id, factions=factions)
-    chunk = chunk_size or default_chunk_size(n_games, jobs)
+    # no --chunk-size: None, guided chunks that shrink towards the end (runner.chunk_sizes)
     config = {"game": game, "games": n_games, "players": players, "bots": bots, "seed": seed,
-              "jobs": jobs, "chunk_size": chunk, "variants": list(variants), "sets": list(sets),
+              "jobs": jobs, "chunk_size": chunk_size, "variants": list(variants),
+              "sets": list(sets),
               "map": map_id, "factions": factions, "label": label, "backend": backend,
               "scheduler": scheduler, "log_moves": not no_log_moves,
               "game_modules": list(plan.game_modules)}
     store = Store(db)
     with interrupt_exits():  # Ctrl-C: the completed games are kept; says how to resume
-        summary = run_plan(plan, store, jobs=jobs, chunk_size=chunk, backend=backend,
+        summary = run_plan(plan, store, jobs=jobs, chunk_size=chunk_size, backend=backend,
                            scheduler=scheduler, log_moves=not no_log_moves, label=label,
                            config=config, progress=not no_progress, flush_s=flush_seconds)
     click.echo(summary.run_id)

@@ -21,6 +21,7 @@ Faults.  Results stream in and are written as they come, so nothing completed is
 
 from __future__ import annotations
 
+import contextlib
 import json
 import signal
 import sys
@@ -137,6 +138,8 @@ class RunSummary:
     games_written: int = 0
     decisions: int = 0
     write_s: float = 0.0   # time this process spent in write transactions (the writer)
+    write_cpu_s: float = 0.0  # CPU time of the writer in them (DuckDB runs in its thread)
+    writes: int = 0        # write transactions
     db: str = ""
 
     @property
@@ -177,7 +180,20 @@ def failure_report(summary: RunSummary) -> str:
 
 def iter_results(tasks: list[ChunkTask], *, jobs: int = 1, backend: str = "loky",
                  scheduler: str | None = None, client=None):
-    """Yield each chunk's batches as it completes (any order)."""
+    """Each chunk's batches as it completes (any order).  With loky and several jobs the
+    chunks are dispatched when this is called, so the caller can write (the run row) while
+    the workers play; `close()` the iterator to stop them."""
+    if tasks and backend != "dask" and jobs > 1 and len(tasks) > 1:
+        from joblib import Parallel, delayed
+        # batch_size=1: joblib's auto-batching would pair chunks, and a pair at the end of
+        # the run leaves the other worker idle for twice as long.
+        par = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered",
+                       batch_size=1)
+        return par(delayed(play_chunk)(t) for t in tasks)
+    return _iter_lazy(tasks, jobs=jobs, backend=backend, scheduler=scheduler, client=client)
+
+
+def _iter_lazy(tasks, *, jobs, backend, scheduler, client):
     if not tasks:
         return
     if backend == "dask":
@@ -189,13 +205,8 @@ def iter_results(tasks: list[ChunkTask], *, jobs: int = 1, backend: str = "loky"
             if own:
                 close_client(client)
         return
-    if jobs <= 1 or len(tasks) == 1:
-        for task in tasks:
-            yield play_chunk(task)
-        return
-    from joblib import Parallel, delayed
-    par = Parallel(n_jobs=jobs, backend="loky", return_as="generator_unordered")
-    yield from par(delayed(play_chunk)(t) for t in tasks)
+    for task in tasks:
+        yield play_chunk(task)
 
 
 def dask_client(scheduler: str | None, timeout: str = "5s", *, jobs: int = 1):
@@ -231,13 +242,47 @@ def close_client(client) -> None:
 def _iter_dask(tasks, client):
     from joblib import Parallel, delayed, parallel_config
     with parallel_config(backend="dask", client=client):
-        par = Parallel(n_jobs=-1, return_as="generator_unordered")
+        par = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
         yield from par(delayed(play_chunk)(t) for t in tasks)
 
 
-def make_tasks(plan: Plan, chunk_size: int, log_moves: bool) -> list[ChunkTask]:
-    return [ChunkTask(plan.game.id, plan.game_modules, plan.rules.hash, plan.rules_payload,
-                      tuple(chunk), log_moves) for chunk in plan.chunks(chunk_size)]
+# Guided chunks (no --chunk-size): full chunks (`default_chunk_size`) while there is plenty
+# left, then each about 1/(TAIL_SPLIT x jobs) of the games left, down to 1/(TAIL_CHUNKS x jobs)
+# of the run: the workers then finish within a small chunk of each other, instead of one
+# playing a whole chunk alone at the end while the other core idles.
+TAIL_SPLIT = 2
+TAIL_CHUNKS = 48
+
+
+def chunk_sizes(n_games: int, jobs: int, chunk_size: int | None = None) -> list[int]:
+    """The sizes of the run's chunks, in order: `chunk_size` each if given, else guided."""
+    if n_games <= 0:
+        return []
+    if chunk_size:
+        full, rest = divmod(n_games, chunk_size)
+        return [chunk_size] * full + ([rest] if rest else [])
+    top = default_chunk_size(n_games, jobs)
+    if jobs <= 1:  # one worker: nothing to balance
+        return chunk_sizes(n_games, 1, top)
+    low = min(top, -(-n_games // (jobs * TAIL_CHUNKS)))
+    sizes, left = [], n_games
+    while left:
+        size = min(left, max(low, min(top, -(-left // (TAIL_SPLIT * jobs)))))
+        sizes.append(size)
+        left -= size
+    return sizes
+
+
+def make_tasks(plan: Plan, chunk_size: int | None, log_moves: bool, *,
+               jobs: int = 1) -> list[ChunkTask]:
+    """One task per chunk: `chunk_size` games each, or (None) guided chunks for `jobs`."""
+    tasks, start = [], 0
+    for size in chunk_sizes(len(plan.specs), jobs, chunk_size):
+        tasks.append(ChunkTask(plan.game.id, plan.game_modules, plan.rules.hash,
+                               plan.rules_payload, tuple(plan.specs[start:start + size]),
+                               log_moves))
+        start += size
+    return tasks
 
 
 def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None = None,
@@ -252,25 +297,38 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     With `resume=True`, `run_id` names an existing run: the games it already has are skipped,
     so a run killed part-way and resumed has each game exactly once.  `on_batch` is called
     with the running summary after each chunk arrives (the bench samples memory there)."""
-    chunk_size = chunk_size or default_chunk_size(plan.n_games, jobs)
     run_id = run_id or new_run_id(plan.game.id)
-    write_s0 = store.write_s
+    w0 = (store.write_s, store.write_cpu_s, store.writes)
     client = dask_client(scheduler, jobs=jobs) if backend == "dask" else None  # fail early
+    cells = (plan.game.id, list(plan.game.map_cells(plan.rules.model)))
     try:
         with _sigterm_as_interrupt():
+            t0 = time.perf_counter()
             if resume:
-                done = store.reopen_run(run_id)
+                done = store.reopen_run(run_id, map_cells=cells)
                 plan.specs = [s for s in plan.specs if s.index not in done]
+                tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
+                results = iter_results(tasks, jobs=jobs, backend=backend,
+                                       scheduler=scheduler, client=client)
             else:
-                store.create_run(_run_row(plan, run_id, label, config))
-            tasks = make_tasks(plan, chunk_size, log_moves)
-            summary = _run(plan, store, tasks, run_id, client, jobs=jobs, backend=backend,
-                           scheduler=scheduler, progress=progress, flush_s=flush_s,
+                tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
+                # the workers start playing now, while this process writes the run's row
+                results = iter_results(tasks, jobs=jobs, backend=backend,
+                                       scheduler=scheduler, client=client)
+                try:
+                    store.create_run(_run_row(plan, run_id, label, config), map_cells=cells)
+                except BaseException:
+                    _close(results)
+                    raise
+            summary = _run(plan, store, tasks, results, run_id, jobs=jobs, progress=progress,
+                           flush_s=flush_s, t0=t0, first_cost=store.write_s - w0[0],
                            on_batch=on_batch)
     finally:
         if client is not None:
             close_client(client)
-    summary.write_s = store.write_s - write_s0
+    summary.write_s = store.write_s - w0[0]
+    summary.write_cpu_s = store.write_cpu_s - w0[1]
+    summary.writes = store.writes - w0[2]
     return summary
 
 
@@ -322,50 +380,98 @@ def _chain(exc: BaseException):
         exc = exc.__cause__ or exc.__context__
 
 
-# The writer.  A write transaction has a fixed cost (open the file, commit, close with a
-# checkpoint: about 0.1 s on these machines) that batching amortises: after each write the
-# next one waits at least `flush_s` and at least long enough for writing to stay near this
-# share of the wall time (but never more than MAX_FLUSH_S, so readers see progress).
+# The writer.  A write transaction has a fixed cost (open the file: a new DuckDB instance,
+# about 10 ms of CPU; commit with its checkpoint; close) and DuckDB stores rows more cheaply
+# in large transactions than in small ones (whole row groups of 122,880 rows instead of small
+# ones that later checkpoints merge again), so the parent writes what has arrived:
+# - at most every `flush_s` and at least long enough after the last write for writing to stay
+#   near WRITER_SHARE of the wall time, but never more than MAX_FLUSH_S after it, so readers
+#   see progress;
+# - and near the end of the run, as soon as writing what is pending would take about as long
+#   as the workers still need for the games left (estimated from the last write's cost per
+#   game and the run's rate so far): then that write overlaps their last chunks (which are
+#   small: see `chunk_sizes`) instead of following them while the cores idle;
+# - the last write holds only the last chunks and also marks the run done (one transaction).
 # `flush_s=0` writes every chunk as soon as it arrives.
 WRITER_SHARE = 0.04
 MAX_FLUSH_S = 5.0
+WRITE_S_PER_GAME = 0.002   # the estimate before the first write has measured it
 
 
-def _run(plan, store, tasks, run_id, client, *, jobs, backend, scheduler, progress,
-         flush_s, on_batch=None) -> RunSummary:
+def _interval(cost: float, flush_s: float) -> float:
+    return max(flush_s, min(MAX_FLUSH_S, cost * (1 / WRITER_SHARE - 1)))
+
+
+class _Pending:
+    """The chunks received and not yet written, and when to write them (see above)."""
+
+    def __init__(self, n_games: int, flush_s: float, first_cost: float, t0: float):
+        self.batches: list[dict] = []
+        self.games = 0                  # games in self.batches
+        self.n_games = n_games
+        self.remaining = n_games        # games not yet received (played or failed)
+        self.flush_s = flush_s
+        self.interval = _interval(first_cost, flush_s) if flush_s > 0 else 0.0
+        self.per_game = WRITE_S_PER_GAME
+        self.t0 = t0
+        self.last = time.perf_counter()
+
+    def add(self, batch: dict, failed: int) -> None:
+        n = batch["games"].num_rows
+        if n:
+            self.batches.append(batch)
+            self.games += n
+        self.remaining -= n + failed
+
+    def due(self) -> bool:
+        """Write now?  Never for the last chunk: the final write also finishes the run."""
+        if not self.batches or self.remaining <= 0:
+            return False
+        now = time.perf_counter()
+        if now - self.last >= self.interval:
+            return True
+        received = self.n_games - self.remaining
+        workers_left_s = self.remaining * (now - self.t0) / max(1, received)
+        return self.games * self.per_game >= workers_left_s
+
+    def batch(self) -> dict[str, pa.Table]:
+        return _concat(self.batches)
+
+    def written(self, games: int, cost: float) -> None:
+        """The batch was written (in `cost` seconds); if that raised, it stays pending."""
+        self.batches = []
+        self.games = 0
+        if games:
+            self.per_game = cost / games
+            if self.flush_s > 0:  # keep the writer's share of the wall time near WRITER_SHARE
+                self.interval = _interval(cost, self.flush_s)
+        self.last = time.perf_counter()
+
+
+def _run(plan, store, tasks, results, run_id, *, jobs, progress, flush_s, t0,
+         first_cost=0.0, on_batch=None) -> RunSummary:
     summary = RunSummary(run_id, len(plan.specs), 0.0, db=str(store.path))
-    t0 = time.perf_counter()
     bar = None
-    pending: list[dict] = []
-    last_flush = time.monotonic()
-    interval = flush_s
+    pending = _Pending(len(plan.specs), flush_s, first_cost, t0)
 
-    def flush():
-        nonlocal last_flush, interval
-        if pending:
+    def flush(finish: dict | None = None):
+        if pending.batches:
             w0 = time.perf_counter()
-            summary.games_written += store.write_batch(run_id, _concat(pending))
-            pending.clear()
-            if flush_s > 0:  # keep the writer's share of the wall time near WRITER_SHARE
-                cost = time.perf_counter() - w0
-                interval = max(flush_s, min(MAX_FLUSH_S, cost * (1 / WRITER_SHARE - 1)))
-        last_flush = time.monotonic()
+            games = store.write_batch(run_id, pending.batch(), finish=finish)
+            summary.games_written += games
+            pending.written(games, time.perf_counter() - w0)
+        elif finish is not None:
+            store.finish_run(run_id, **finish)
 
     try:
-        w0 = store.write_s
-        store.ensure_map_cells(plan.game.id, list(plan.game.map_cells(plan.rules.model)))
-        if flush_s > 0:  # the first write waits as long as the later ones will
-            interval = max(flush_s, min(MAX_FLUSH_S, (store.write_s - w0) * (1 / WRITER_SHARE - 1)))
         from tqdm import tqdm
         bar = tqdm(total=len(plan.specs), unit="game", desc=run_id, file=sys.stderr,
                    disable=not progress, dynamic_ncols=True, smoothing=0.1)
-        for batch in iter_results(tasks, jobs=jobs, backend=backend, scheduler=scheduler,
-                                  client=client):
+        for batch in results:
             failures = batch.get("failures") or []
             summary.failures.extend(failures)
-            if batch["games"].num_rows:
-                pending.append(batch)
-            if time.monotonic() - last_flush >= interval:
+            pending.add(batch, len(failures))
+            if pending.due():
                 flush()
             players = batch["players"]
             for faction, won in zip(players.column("faction").to_pylist(),
@@ -376,7 +482,15 @@ def _run(plan, store, tasks, run_id, client, *, jobs, backend, scheduler, progre
             bar.update(batch["games"].num_rows + len(failures))
             if on_batch is not None:
                 on_batch(summary)
-        flush()
+        bar.close()
+        summary.wall_s = time.perf_counter() - t0
+        if summary.failures:
+            summary.status = "failed"
+            summary.failures.sort(key=lambda f: f.game_id)
+            finish = {"status": "failed", "error": _failure_text(summary, store.path)}
+        else:
+            finish = {"status": "done", "error": None}
+        flush(finish={**finish, "wall_s": summary.wall_s})
     except BaseException as exc:
         summary.status = "failed"
         summary.wall_s = time.perf_counter() - t0
@@ -387,6 +501,7 @@ def _run(plan, store, tasks, run_id, client, *, jobs, backend, scheduler, progre
                 flush()  # the games completed so far are kept (each one whole)
             except Exception:  # pragma: no cover - the original error matters more
                 pass
+        _close(results)  # stop the workers still playing
         kept = f"{store_games(store, run_id)} of {store_planned(store, run_id)} games are kept"
         resume = resume_command(run_id, store.path)
         if isinstance(exc, KeyboardInterrupt):
@@ -412,16 +527,15 @@ def _run(plan, store, tasks, run_id, client, *, jobs, backend, scheduler, progre
             raise StoreError(f"{exc} {kept}; once the database can be written again, resume "
                              f"with: {resume}") from None
         raise
-    bar.close()
     summary.wall_s = time.perf_counter() - t0
-    if summary.failures:
-        summary.status = "failed"
-        summary.failures.sort(key=lambda f: f.game_id)
-        store.finish_run(run_id, "failed", error=_failure_text(summary, store.path),
-                         wall_s=summary.wall_s)
-    else:
-        store.finish_run(run_id, "done", wall_s=summary.wall_s)
     return summary
+
+
+def _close(results) -> None:
+    close = getattr(results, "close", None)
+    if close is not None:
+        with contextlib.suppress(Exception):
+            close()
 
 
 def _failure_text(summary: RunSummary, db) -> str:

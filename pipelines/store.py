@@ -117,12 +117,33 @@ def _is_lock_error(exc: BaseException) -> bool:
     return isinstance(exc, duckdb.Error) and ("lock" in text or "conflicting" in text)
 
 
+# Settings of the writer's connections (readers keep DuckDB's defaults).  Measured on the
+# simulation's batches (PERFORMANCE.md, "The writer"):
+# - threads 1: the writer shares the cores with the workers; DuckDB's parallel insert and
+#   checkpoint cost 25-60% more CPU for these batch sizes and gain no wall time when both
+#   cores are playing games;
+# - checkpoint at commit, without the WAL (checkpoint threshold 1 KB, skip-WAL threshold 0):
+#   a commit writes its rows to the file once, instead of to the WAL at commit and again to
+#   the file at the checkpoint that closing runs anyway (5-14% less CPU per write).  Readers
+#   cannot open the file before it is closed, so they see the same as before; a commit that
+#   fails (disk full) leaves the file as it was before the transaction (checked by
+#   tests/pipelines/test_faults_storage.py), and a small write (the run's status) can still
+#   succeed in the space the failed checkpoint freed, where a WAL could not grow;
+# - storage format v1.3.0 for a database this creates (an existing file keeps its own): its
+#   string compression costs the checkpoint about 25% less CPU on the moves table, with the
+#   same file size and read speed; DuckDB >= 1.3 reads it (pyproject requires it).
+WRITE_CONFIG = {"threads": 1, "checkpoint_threshold": "1KB",
+                "auto_checkpoint_skip_wal_threshold": 0,
+                "storage_compatibility_version": "v1.3.0"}
+
+
 def _retrying_connect(path: str, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
     deadline = time.monotonic() + timeout
     delay = 0.002
+    config = {} if read_only else WRITE_CONFIG
     while True:
         try:
-            return duckdb.connect(path, read_only=read_only)
+            return duckdb.connect(path, read_only=read_only, config=config)
         except duckdb.Error as exc:
             if not _is_lock_error(exc) or time.monotonic() > deadline:
                 raise
@@ -200,6 +221,8 @@ class Store:
         self.lock_timeout = lock_timeout
         self._ready = False
         self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
+        self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
+        self.writes = 0      # write transactions
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -208,7 +231,7 @@ class Store:
 
         A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
         back, so the games written before stay whole, and raises StoreError naming the file."""
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         try:
             if not self._ready:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -228,7 +251,9 @@ class Store:
                 raise
             try:
                 con.commit()
-            except duckdb.TransactionException as exc:  # e.g. the WAL cannot be written
+            except (duckdb.TransactionException, duckdb.FatalException) as exc:
+                # the commit's checkpoint (or a WAL) cannot be written, e.g. the disk is full:
+                # the file keeps its last checkpoint, without this transaction
                 raise self._io_error(exc) from None
         except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
             raise self._io_error(exc) from None
@@ -236,6 +261,8 @@ class Store:
             with contextlib.suppress(duckdb.Error):
                 con.close()
             self.write_s += time.perf_counter() - t0
+            self.write_cpu_s += time.thread_time() - c0
+            self.writes += 1
 
     def _io_error(self, exc: BaseException) -> StoreError:
         text = " ".join(str(exc).split())
@@ -311,7 +338,9 @@ class Store:
         finally:
             con.unregister("delve_batch")
 
-    def create_run(self, row: dict) -> None:
+    def create_run(self, row: dict, *, map_cells: tuple[str, list] | None = None) -> None:
+        """Insert the run's row; with `map_cells` = (game id, cells), the game's map cells
+        not yet present in the same transaction (one write instead of two)."""
         row = dict(row)
         row.setdefault("created_at", _now())
         row.setdefault("status", "running")
@@ -323,9 +352,15 @@ class Store:
         data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
         with self.write() as con:
             self._insert(con, "runs", data)
+            if map_cells is not None:
+                self._map_cells(con, *map_cells)
 
-    def write_batch(self, run_id: str, batch: dict[str, pa.Table]) -> int:
-        """Write one chunk of games (all four tables) in one transaction; returns games written."""
+    def write_batch(self, run_id: str, batch: dict[str, pa.Table], *,
+                    finish: dict | None = None) -> int:
+        """Write the games of one or more chunks (all four tables) in one transaction; returns
+        games written.  `finish` (status, error, wall_s: the arguments of `finish_run`) also
+        ends the run in the same transaction, so the last games and the run's status are
+        written together (one write instead of two)."""
         n = batch["games"].num_rows
         with self.write() as con:
             for table in BATCH_TABLES:
@@ -338,17 +373,27 @@ class Store:
                         f"run? Nothing of this chunk was written.") from None
             con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ? WHERE run_id = ?",
                         [n, run_id])
+            if finish is not None:
+                self._finish(con, run_id, **finish)
         return n
 
     def finish_run(self, run_id: str, status: str, *, error: str | None = None,
                    wall_s: float | None = None) -> None:
         with self.write() as con:
-            con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
-                        "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+            self._finish(con, run_id, status, error=error, wall_s=wall_s)
 
-    def reopen_run(self, run_id: str) -> set[int]:
-        """Mark a run 'running' again; returns the game ids it already has (each complete)."""
+    @staticmethod
+    def _finish(con, run_id: str, status: str, *, error: str | None = None,
+                wall_s: float | None = None) -> None:
+        con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
+                    "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+
+    def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None) -> set[int]:
+        """Mark a run 'running' again; returns the game ids it already has (each complete).
+        `map_cells` as in `create_run`."""
         with self.write() as con:
+            if map_cells is not None:
+                self._map_cells(con, *map_cells)
             con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
                         "WHERE run_id = ?", [run_id])
             done = {r[0] for r in con.execute("SELECT game_id FROM games WHERE run_id = ?",
@@ -361,17 +406,22 @@ class Store:
         if not cells:
             return 0
         with self.write() as con:
-            have = {r[0] for r in con.execute(
-                "SELECT DISTINCT map FROM map_cells WHERE game = ?", [game_id]).fetchall()}
-            new = [c for c in cells if c.map not in have]
-            if not new:
-                return 0
-            data = to_arrow("map_cells", {
-                "game": [game_id] * len(new), "map": [c.map for c in new],
-                "cell": [c.cell for c in new], "x": [c.x for c in new], "y": [c.y for c in new],
-                "kind": [c.kind for c in new]})
-            self._insert(con, "map_cells", data)
-            return len(new)
+            return self._map_cells(con, game_id, cells)
+
+    def _map_cells(self, con, game_id: str, cells) -> int:
+        if not cells:
+            return 0
+        have = {r[0] for r in con.execute(
+            "SELECT DISTINCT map FROM map_cells WHERE game = ?", [game_id]).fetchall()}
+        new = [c for c in cells if c.map not in have]
+        if not new:
+            return 0
+        data = to_arrow("map_cells", {
+            "game": [game_id] * len(new), "map": [c.map for c in new],
+            "cell": [c.cell for c in new], "x": [c.x for c in new], "y": [c.y for c in new],
+            "kind": [c.kind for c in new]})
+        self._insert(con, "map_cells", data)
+        return len(new)
 
     # -- reads -------------------------------------------------------------------------------
     def run_row(self, run_id: str) -> dict | None:

@@ -13,7 +13,7 @@ import pytest
 from faults_helpers import counts, run, run_state, start, wait_for_games
 from pipeline_helpers import dump
 
-GAMES = 160
+GAMES = 320  # long enough that the kill lands mid-run on a quiet machine too
 ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "random", "--seed", 61,
         "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
 
