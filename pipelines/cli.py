@@ -68,7 +68,8 @@ def main():
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (loky).")
 @click.option("--chunk-size", type=click.IntRange(min=1), default=None,
-              help="Games per task (default: about a quarter of the games per worker, at most 50).")
+              help="Games per task (default: chunks of up to a quarter of the games per worker, "
+                   "at most 50, shrinking towards the end so the workers finish together).")
 @click.option("--variant", "variants", multiple=True, type=click.Path(),
               help="A TOML patch over the base rules (repeatable, applied in order).")
 @click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
