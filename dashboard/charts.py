@@ -546,6 +546,93 @@ def board_at_step(cells: Any, moves: Any, step: int, seats: list[str],
     return _layout(fig, title, height=300 * n_rows + 80, showlegend=False)
 
 
+NEUTRAL_COLOR = "#9E9E9E"
+
+
+def _short(label: str) -> str:
+    """A cell's text: the first 4 letters of its label ('+' when more lies there)."""
+    parts = [p for p in str(label).split(" · ") if p]
+    head = parts[0] if parts else ""
+    return head[:4] + ("+" if len(parts) > 1 else "")
+
+
+def board_state(cells: Any, view: Any, seats: list[str], title: str = "Board",
+                current: Any = None) -> go.Figure:
+    """The board as it is at one state, drawn on the game's own geometry (``map_cells``:
+    ``cell``, ``x``, ``y``, ``kind``): every cell of the map in light grey, each occupied
+    cell (``view``: ``(cell, seat or None, label)`` rows from ``Game.board_view``) coloured
+    by its owner seat (grey: neutral) with a short text and its full label on hover.
+    When a cell carries entries of several seats (each player has a sheet of their own),
+    one panel per seat shows that seat's sheet, neutral entries on every panel; otherwise
+    one shared board. ``current`` (a cell) is outlined: the cell of the move at this step."""
+    from plotly.subplots import make_subplots
+
+    cell_rows = _rows(cells)
+    if not cell_rows:
+        return _empty_figure(title, "This game has no map to draw")
+    entries = [(c, None if s is None else int(s), str(lab)) for c, s, lab in view]
+    xy = {r["cell"]: (r["x"], r["y"]) for r in cell_rows}
+    kind = {r["cell"]: str(r["kind"]) for r in cell_rows}
+    owners: dict[Any, set[int]] = {}
+    for c, s, _lab in entries:
+        if s is not None:
+            owners.setdefault(c, set()).add(s)
+    sheets = any(len(v) > 1 for v in owners.values())
+    panels = list(range(len(seats))) if sheets and seats else [None]
+    n = len(panels)
+    per_row = 2 if n == 4 else min(n, 3)
+    n_rows = -(-n // per_row)
+    fig = make_subplots(rows=n_rows, cols=per_row,
+                        subplot_titles=[f"{seats[i]}'s sheet" for i in panels] if sheets else None,
+                        horizontal_spacing=0.04, vertical_spacing=0.08)
+    xs = [r["x"] for r in cell_rows]
+    ys = [r["y"] for r in cell_rows]
+    span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
+    size = max(6, min(30, int(620 / per_row / span * 0.8)))
+    colors = [PALETTE[i % len(PALETTE)] for i in range(len(seats))]
+    shown: set[Any] = set()
+    for k, panel in enumerate(panels):
+        row, col = k // per_row + 1, k % per_row + 1
+        fig.add_trace(go.Scatter(
+            x=xs, y=ys, mode="markers", showlegend=False,
+            marker={"symbol": "square", "size": size, "color": "#F2F2F2",
+                    "line": {"width": 1, "color": "#CCCCCC"}},
+            customdata=[[r["cell"], kind[r["cell"]]] for r in cell_rows],
+            hovertemplate="cell %{customdata[0]} (%{customdata[1]})<extra></extra>"),
+            row=row, col=col)
+        groups: dict[Any, list] = {}
+        for c, s, lab in entries:
+            if c in xy and (s is None or panel is None or s == panel):
+                groups.setdefault(s, []).append((c, lab))
+        for s in sorted(groups, key=lambda v: (v is None, v if v is not None else 0)):
+            items = groups[s]
+            name = "neutral" if s is None else (seats[s] if s < len(seats) else f"seat {s}")
+            fig.add_trace(go.Scatter(
+                x=[xy[c][0] for c, _ in items], y=[xy[c][1] for c, _ in items],
+                mode="markers+text", name=name, legendgroup=name,
+                showlegend=name not in shown,
+                text=[_short(lab) for _, lab in items], textfont={"size": 8, "color": "#111"},
+                marker={"symbol": "square", "size": size, "line": {"width": 1, "color": "#444"},
+                        "color": NEUTRAL_COLOR if s is None else colors[s % len(colors)]},
+                customdata=[[c, kind.get(c, ""), lab] for c, lab in items],
+                hovertemplate=(f"{name}<br>cell %{{customdata[0]}} (%{{customdata[1]}})"
+                               "<br>%{customdata[2]}<extra></extra>")), row=row, col=col)
+            shown.add(name)
+        if current is not None and current in xy and \
+                (panel is None or panel in owners.get(current, ())):
+            fig.add_trace(go.Scatter(x=[xy[current][0]], y=[xy[current][1]], mode="markers",
+                                     showlegend=False, hoverinfo="skip",
+                                     marker={"symbol": "square-open", "size": size + 4,
+                                             "color": "#111", "line": {"width": 3}}),
+                          row=row, col=col)
+        axis = "" if k == 0 else str(k + 1)
+        fig.update_xaxes(visible=False, constrain="domain", row=row, col=col)
+        fig.update_yaxes(visible=False, autorange="reversed", scaleanchor=f"x{axis}",
+                         row=row, col=col)
+    height = (330 * n_rows + 90) if sheets else 620
+    return _layout(fig, title, height=height, legend={"orientation": "h", "y": -0.02})
+
+
 def score_race(scores: Any, seats: list[str], step: int | None = None,
                title: str = "Score by step") -> go.Figure:
     """Cumulative score of every seat along the game's steps, with the current step marked.

@@ -39,7 +39,7 @@ def _fetch(con, sql: str, params) -> list[dict]:
     return [dict(zip(names, r)) for r in cur.fetchall()]
 
 
-def load_game_rows(db, run: str, game_id: int):
+def load_game_rows(db, run: str, game_id: int, with_log: bool = True):
     run_row = resolve_run(db, run)
     rid = run_row["run_id"]
     with connect_read(db) as con:
@@ -47,9 +47,9 @@ def load_game_rows(db, run: str, game_id: int):
         players = _fetch(con, "SELECT * FROM players WHERE run_id = ? AND game_id = ? ORDER BY seat",
                          [rid, game_id])
         moves = _fetch(con, "SELECT * FROM moves WHERE run_id = ? AND game_id = ? ORDER BY step",
-                       [rid, game_id])
+                       [rid, game_id]) if with_log else []
         scores = _fetch(con, "SELECT * FROM score_events WHERE run_id = ? AND game_id = ? "
-                             "ORDER BY step, seat, category", [rid, game_id])
+                             "ORDER BY step, seat, category", [rid, game_id]) if with_log else []
     if not games and 0 <= game_id < int(run_row["n_games"] or 0):
         raise GameNotStored(f"Run '{rid}' has no game {game_id} stored in '{db}'")
     if not games:
@@ -60,6 +60,48 @@ def load_game_rows(db, run: str, game_id: int):
 
 class GameNotStored(DelveError):
     """A planned game that is not in the database (it raised, or the run was interrupted)."""
+
+
+def _rebuild(run_row: dict, grow: dict, players: list[dict]):
+    """A new game from the stored seed, seats, map and the run's rules, with the bots' own
+    seeded streams: (game, seats, seed, state, bots), before any move."""
+    config = json.loads(run_row["config"] or "{}")
+    game = import_game(run_row["game"], config.get("game_modules", ()))
+    model = validate(game.rules_model, json.loads(run_row["rules"]))
+    seats = [Seat(p["faction"], p["bot"]) for p in players]
+    seed = int(grow["seed"])
+    map_id = grow.get("map") or run_row.get("map") or config.get("map")  # the game's own map
+    state = game.new_game(model, seats, seed, map=map_id, log=True)
+    bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
+    return game, seats, seed, state, bots
+
+
+def _advance(game, state, bots) -> None:
+    """One decision: the seat to move asks its bot, on its own view of the state."""
+    seat = state.to_move()
+    state.apply(bots[seat].choose(game.observe(state, seat), seat))
+
+
+def state_at_step(db, run: str, game_id: int, step: int):
+    """(game, state) of a stored game rebuilt from its seed up to logged move `step`: every
+    decision up to the one that logged it (step 0: the state after setup, before any move;
+    a step past the end: the final state)."""
+    run_row, grow, players, _m, _s = load_game_rows(db, run, game_id, with_log=False)
+    game, _seats, _seed, state, bots = _rebuild(run_row, grow, players)
+    steps = state.log.m_step
+    while not state.is_over() and (not steps or steps[-1] < step) and step > 0:
+        _advance(game, state, bots)
+    return game, state
+
+
+def board_at_step(db, run: str, game_id: int, step: int) -> dict:
+    """The board of a stored game after logged move `step` (``Game.board_view``): a small,
+    cacheable dict with `map`, `cells` (list of (cell, seat or None, label)), or `cells`
+    None when the game has no board view."""
+    game, state = state_at_step(db, run, game_id, step)
+    view = getattr(game, "board_view", None)
+    return {"map": getattr(state, "map_id", None), "round": state.round,
+            "cells": None if view is None else [tuple(c) for c in view(state)]}
 
 
 def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> ReplayResult:
@@ -74,14 +116,7 @@ def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> R
         res = ReplayResult(resolve_run(db, run)["run_id"], game_id, n_moves=rec.game["steps"])
         res.mismatches.append(f"game {game_id} is not in the database: resume the run to store it")
         return res
-    config = json.loads(run_row["config"] or "{}")
-    game = import_game(run_row["game"], config.get("game_modules", ()))
-    model = validate(game.rules_model, json.loads(run_row["rules"]))
-    seats = [Seat(p["faction"], p["bot"]) for p in players]
-    seed = int(grow["seed"])
-    map_id = grow.get("map") or run_row.get("map") or config.get("map")  # the game's own map
-    state = game.new_game(model, seats, seed, map=map_id, log=True)
-    bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
+    game, seats, seed, state, bots = _rebuild(run_row, grow, players)
     res = ReplayResult(run_row["run_id"], game_id)
     echo(f"Run {res.run_id}, game {game_id}: {game.title}, seed {seed}, map {state.map_id}, "
          f"rules {run_row['rules_hash']}")
@@ -90,10 +125,8 @@ def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> R
     log = state.log
     compare_moves = bool(db_moves)
     while not state.is_over():
-        seat = state.to_move()
-        action = bots[seat].choose(game.observe(state, seat), seat)
         before = len(log.m_step)
-        state.apply(action)
+        _advance(game, state, bots)
         for i in range(before, len(log.m_step)):
             mv = {k: getattr(log, "m_" + k)[i] for k in MOVE_KEYS}
             line = (f"{mv['step']:>5}  r{mv['round']}  {mv['phase']:<12} seat {mv['seat']}  "

@@ -4,6 +4,8 @@ The game is replayed by ``pipelines.replay`` (the same machinery as ``delve repl
 game from the stored seed, seats and rules, the bots' own seeded streams, every move and score
 event compared with the database. The board is drawn from the move log's cells on the game's
 own map; games without a map get the move table only. Run, game and step live in the URL.
+The board at the chosen step is the game's real state there (``Game.board_view``), rebuilt
+from the seed up to that step; below it, the cells each seat's logged moves worked.
 """
 
 from __future__ import annotations
@@ -29,6 +31,18 @@ def verify(db: str, run_id: str, game_id: int) -> dict:
     except DelveError as exc:
         return {"ok": None, "error": str(exc), "n_moves": 0, "mismatches": []}
     return {"ok": res.ok, "error": None, "n_moves": res.n_moves, "mismatches": res.mismatches[:20]}
+
+
+@st.cache_data(ttl=600, max_entries=256, show_spinner=False)
+def board(db: str, run_id: str, game_id: int, step: int) -> dict:
+    """The game's board after `step`, rebuilt from its seed (a small, cacheable dict)."""
+    from engine.core.errors import DelveError
+    from pipelines.replay import board_at_step
+
+    try:
+        return {"error": None, **board_at_step(db, run_id, game_id, step)}
+    except DelveError as exc:
+        return {"error": str(exc), "cells": None}
 
 
 run = ui.select_run()
@@ -98,10 +112,30 @@ else:
     table = table.with_columns(pl.lit(0).alias("total"))
 st.container(key="replay_scores").dataframe(table, hide_index=True)
 
-left, right = st.columns([3, 2])
 map_id = row["map"]
 cells = ui.load(queries.map_cells, db, game, map_id) if map_id else None
-if cells is not None and not cells.is_empty():
+has_map = cells is not None and not cells.is_empty()
+view = board(db, run_id, int(game_id), int(step)) if has_map and check["ok"] is not None \
+    else None
+here = current.row(0, named=True)["cell"] if current.height else None
+if not has_map:
+    st.info("This game has no map to draw the board on; the moves are listed below.", icon="🗺️")
+elif view is None or view["error"]:
+    st.info("The board cannot be rebuilt for this game"
+            + (f": {view['error']}" if view else "") + ".", icon="🗺️")
+elif view["cells"] is None:
+    st.info(f"{game} does not describe its board (no `board_view` hook in its Game): the "
+            "cells each seat's moves worked are shown instead.", icon="🗺️")
+else:
+    st.container(key="replay_board_state").plotly_chart(
+        charts.board_state(cells, view["cells"], seats,
+                           f"Board after step {step} (round {view['round']}), rebuilt from "
+                           "the seed" + (" · outlined: this step's cell" if here is not None
+                                         else ""), current=here),
+        key="replay_board_now")
+
+left, right = st.columns([3, 2])
+if has_map:
     left.plotly_chart(charts.board_at_step(cells, moves, step, seats,
                                            f"Cells worked by each seat up to step {step} "
                                            "(outlined: this step's cell)"),

@@ -69,6 +69,10 @@ class Game:
     action_values: Any = None           # optional fast path: (state, seat, actions) -> list[float]
     max_rounds: Any = None              # (rules) -> int
     invariants: Any = None              # (state) -> list[str] of violated invariants
+    # optional: (state) -> list of (cell, seat or None, label): what lies on each occupied map
+    # cell (map_cells ids), its owner (None: neutral) and a short label; a game whose players
+    # each have a sheet of their own lists a cell once per seat (the Replay page draws the board)
+    board_view: Any = None
     extra: dict = field(default_factory=dict)
 
     def load_rules(self, variants: Sequence = (), sets: Sequence[str] = ()):

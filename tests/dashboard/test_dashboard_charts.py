@@ -218,3 +218,39 @@ def test_scoring_builders():
 
 def test_figures_are_deterministic():
     assert charts.faction_win_rates(RATES).to_json() == charts.faction_win_rates(RATES).to_json()
+
+
+def test_board_state_draws_a_shared_board_coloured_by_owner():
+    cells = [{"cell": c, "x": c % 3, "y": c // 3, "kind": "space"} for c in range(6)]
+    view = [(0, 0, "farm"), (4, 1, "mine · 2 workers of seat 1"), (5, None, "water")]
+    fig = charts.board_state(cells, view, ["a", "b"], "Board", current=4)
+    owned = {t.name: t for t in fig.data if t.mode == "markers+text"}
+    assert set(owned) == {"a", "b", "neutral"}                      # one shared panel
+    assert (list(owned["a"].x), list(owned["a"].y), list(owned["a"].text)) == ([0], [0], ["farm"])
+    assert (list(owned["b"].x), list(owned["b"].y)) == ([1], [1])
+    assert owned["b"].text == ("mine+",)                            # more lies there
+    assert owned["b"].customdata[0][2] == "mine · 2 workers of seat 1"   # full label on hover
+    assert owned["neutral"].marker.color == charts.NEUTRAL_COLOR
+    assert owned["a"].marker.color != owned["b"].marker.color
+    background = fig.data[0]
+    assert len(background.x) == 6 and background.mode == "markers"  # every map cell
+    outline = [t for t in fig.data if t.marker.symbol == "square-open"]
+    assert len(outline) == 1 and (list(outline[0].x), list(outline[0].y)) == ([1], [1])
+
+
+def test_board_state_draws_one_sheet_per_seat_when_seats_share_cells():
+    cells = [{"cell": c, "x": c % 2, "y": c // 2, "kind": "dirt"} for c in range(4)]
+    view = [(0, 0, "settlement"), (0, 1, "settlement"), (1, 1, "workshop"), (3, None, "outpost")]
+    fig = charts.board_state(cells, view, ["a", "b"])
+    titles = [a.text for a in fig.layout.annotations]
+    assert titles == ["a's sheet", "b's sheet"]
+    owned = [t for t in fig.data if t.mode == "markers+text"]
+    # sheet a: its settlement and the neutral outpost; sheet b: settlement, workshop, outpost
+    assert [(t.name, t.xaxis, len(t.x)) for t in owned] == [
+        ("a", "x", 1), ("neutral", "x", 1), ("b", "x2", 2), ("neutral", "x2", 1)]
+    assert sum(bool(t.showlegend) for t in owned) == 3              # each name once in the legend
+
+
+def test_board_state_without_cells_says_so():
+    fig = charts.board_state([], [(0, 0, "x")], ["a"])
+    assert "no map" in fig.layout.annotations[0].text

@@ -112,6 +112,8 @@ def test_every_page_renders_without_exception(game: str, sim_db: Path, dashboard
                     timeout=PAGE_TIMEOUT_MS * 3)
             if path == "replay":
                 expect(page.get_by_text("Rebuilt from its seed")).to_be_visible()
+                # the real board at the step, rebuilt from the seed (Game.board_view)
+                expect(page.locator(".st-key-replay_board_state .js-plotly-plot")).to_be_visible()
             expect(page).to_have_url(re.compile(rf"[?&]run={re.escape(run_id)}\b"))
             expect(page.locator("[data-testid=stException]")).to_have_count(0)
             expect(page.get_by_text("Page not found")).to_have_count(0)

@@ -4,6 +4,7 @@ plus the empty states: no database, no runs, a run with one game, a game without
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import duckdb
@@ -158,6 +159,29 @@ def test_replay_page_rebuilds_the_game_and_steps_through_it(sim_db: Path, baseli
     assert final["total"].tolist() == stored      # the scores at the last step are the final
     assert scores_at_40 <= sum(stored)
     assert at.get_by_key("replay_board") is not None
+    # the real board at the last step, rebuilt from the seed (Game.board_view): every
+    # occupied cell of the final state drawn on its seat's sheet, with its label
+    from pipelines.replay import board_at_step
+    last = int(at.get_by_key("replay_step").max)
+    spec = json.loads(at.get_by_key("replay_board_now").proto.spec)
+    assert f"Board after step {last}" in spec["layout"]["title"]["text"]
+    owned = [t for t in spec["data"] if t.get("mode") == "markers+text" and t["name"] != "neutral"]
+    view = board_at_step(str(sim_db), baseline, 3, last)["cells"]
+    assert sum(len(t["x"]) for t in owned) == sum(s is not None for _c, s, _l in view) > 4
+    assert {t["name"] for t in owned} == {f"{r['seat']}: {r['faction']} ({r['bot']})"
+                                          for r in _table(at, "replay_scores").to_dict("records")}
+    assert any("sett" in t["text"] for t in owned)   # the settlement on every sheet
+
+
+def test_replay_page_explains_a_game_without_a_board_view(sim_db: Path, baseline: str,
+                                                         monkeypatch: pytest.MonkeyPatch):
+    from engine.core.registry import get_game
+
+    monkeypatch.setattr(get_game("glimmerdeep"), "board_view", None)
+    at = _page(sim_db, monkeypatch, "replay", run=baseline, game="5", step="17")
+    assert not at.exception
+    assert any("does not describe its board" in i.value for i in at.info)
+    assert at.get_by_key("replay_board") is not None          # the cells worked, still drawn
 
 
 def test_replay_page_reports_a_log_that_differs_from_the_rebuilt_game(

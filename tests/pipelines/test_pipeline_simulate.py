@@ -159,6 +159,30 @@ def test_replay_rebuilds_the_game_and_matches_the_log(one_run, cli):
     assert len(res.stdout.splitlines()) > 5
 
 
+def test_state_at_step_rebuilds_the_game_up_to_a_logged_move(one_run):
+    """The Replay page's board: the state after move N is the seeded game replayed up to the
+    decision that logged N; step 0 is the setup; the last step gives the stored final scores."""
+    from pipelines.replay import board_at_step, state_at_step
+    from pipelines.store import connect_read
+
+    db, _ = one_run
+    rid = only_run_id(db)
+    with connect_read(db) as con:
+        steps = [r[0] for r in con.execute("SELECT step FROM moves WHERE run_id = ? AND "
+                                            "game_id = 2 ORDER BY step", [rid]).fetchall()]
+        stored = [r[0] for r in con.execute("SELECT score FROM players WHERE run_id = ? AND "
+                                             "game_id = 2 ORDER BY seat", [rid]).fetchall()]
+    _game, start = state_at_step(db, rid, 2, 0)
+    assert start.log.m_step == [] and not start.is_over()
+    middle = steps[len(steps) // 2]
+    _game, mid = state_at_step(db, rid, 2, middle)
+    assert mid.log.m_step[-1] == middle and not mid.is_over()
+    _game, end = state_at_step(db, rid, 2, steps[-1])
+    assert end.is_over() and [r.score for r in end.result()] == stored
+    view = board_at_step(db, rid, 2, middle)
+    assert view["cells"] and all(len(c) == 3 for c in view["cells"])
+
+
 def test_replay_reports_a_tampered_log(tmp_path, cli):
     import duckdb
     db = tmp_path / "d.duckdb"

@@ -10,6 +10,7 @@ from . import bots, scoring
 from .board import build_board
 from .play import GlimmerdeepState
 from .rules import GlimmerdeepRules
+from .view import board_view
 
 PLAYER_COUNTS = (1, 2, 3, 4)
 
@@ -108,5 +109,6 @@ GAME = register(Game(
     action_values=bots.action_values,
     max_rounds=lambda rules: rules.game.rounds,
     invariants=invariants,
+    board_view=board_view,
     extra={"choice_catalogue": choice_catalogue},
 ))

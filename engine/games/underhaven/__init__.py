@@ -10,6 +10,7 @@ from . import bots, scoring
 from .board import geometry
 from .play import MAP_ID, UnderhavenState
 from .rules import UnderhavenRules
+from .view import board_view
 
 PLAYER_COUNTS = (2, 3, 4)
 NOT_IMPLEMENTED: tuple[str, ...] = ()
@@ -188,5 +189,6 @@ GAME = register(Game(
     action_values=bots.action_values,
     max_rounds=max_rounds,
     invariants=invariants,
+    board_view=board_view,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue},
 ))
