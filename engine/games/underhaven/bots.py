@@ -188,15 +188,15 @@ def _settle(s, seat: int) -> None:
         guard += 1
         acts = s.legal_actions()
         if s.stack[-1][0] == "pub":
-            s.apply(max(acts, key=lambda a: _after(s, seat, a)))
+            s.apply_legal(max(acts, key=lambda a: _after(s, seat, a, acts)), acts)
             continue
         rank = {"own": 0, "skip": 1, "pro": 2, "hire": 3, "super": 4, "overbid": 5, "skip_forced": 6}
-        s.apply(min(acts, key=lambda a: rank.get(a[1], 9)))
+        s.apply_legal(min(acts, key=lambda a: rank.get(a[1], 9)), acts)
 
 
-def _after(s, seat: int, action) -> float:
+def _after(s, seat: int, action, legal: list) -> float:
     nxt = s.clone(log=False)
-    nxt.apply(action)
+    nxt.apply_legal(action, legal)       # `legal`: this very state's legal actions
     return evaluate(nxt, seat)
 
 
@@ -235,14 +235,14 @@ def action_values(s, seat: int, actions: list) -> list[float]:
                 out.append(base)
             else:
                 nxt = s.clone(log=False)
-                nxt.apply(a)
+                nxt.apply_legal(a, actions)   # `actions` are this very state's legal actions
                 _settle(nxt, seat)
                 out.append(evaluate(nxt, seat))
         return out
     out = []
     for a in actions:
         nxt = s.clone(log=False)
-        nxt.apply(a)
+        nxt.apply_legal(a, actions)
         _settle(nxt, seat)
         out.append(evaluate(nxt, seat))
     return out
