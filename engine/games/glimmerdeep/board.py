@@ -8,6 +8,8 @@ from functools import lru_cache
 
 import numpy as np
 
+from engine.core.cache import PerRulesCache
+
 from .rules import MAP_LEGEND, GameMap, Shape
 
 
@@ -193,20 +195,14 @@ class MaskTable:
 
 
 _WORD = (1 << 64) - 1
-_TABLES: dict[int, tuple[tuple[int, ...], MaskTable]] = {}
+# The shared identity cache (it holds each tuple, so an id is never reused for another).
+_TABLES = PerRulesCache(lambda placements, _key: MaskTable(placements), size=1024)
 
 
 def placement_table(placements: tuple[int, ...]) -> MaskTable:
     """The MaskTable of a placements tuple, built once (they are cached per board and
     shape)."""
-    hit = _TABLES.get(id(placements))
-    if hit is not None and hit[0] is placements:
-        return hit[1]
-    table = MaskTable(placements)
-    if len(_TABLES) > 1024:
-        _TABLES.clear()
-    _TABLES[id(placements)] = (placements, table)  # holding the tuple keeps its id unique
-    return table
+    return _TABLES(placements, None)
 
 
 @lru_cache(maxsize=256)

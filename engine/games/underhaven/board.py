@@ -17,6 +17,8 @@ then entrances; coordinates on a grid where an octagon's centre is (4c + 2, 4l +
 
 from __future__ import annotations
 
+from engine.core.cache import PerRulesCache
+
 N, E, S, W = 0, 1, 2, 3
 SIDES = ("N", "E", "S", "W")
 SIDE_INDEX = {"N": N, "E": E, "S": S, "W": W}
@@ -186,30 +188,28 @@ def all_entrances(board_rules) -> list[tuple[int, int, str]]:
     return out
 
 
-_CACHE: dict = {}
-
-
 def geometry(board_rules, lines: int, layout=None, outer_edge: bool = True) -> Geometry:
     """The geometry of `layout` of this board (a map), or of its first `lines` full lines
     when no layout is given.  `layout="all"`: every position any layout uses (for the map's
     cells)."""
-    key = (id(board_rules), lines, id(layout) if not isinstance(layout, str) else layout, outer_edge)
-    hit = _CACHE.get(key)
-    if hit is None or hit[0] is not board_rules:
-        if len(_CACHE) > 32:
-            _CACHE.clear()
-        C, M = board_rules.columns, board_rules.max_lines
-        if layout == "all":
-            present = [o // C < lines for o in range(C * M)]
-            for lay in board_rules.layouts.values():
-                present = [a or b for a, b in zip(present, layout_mask(C, M, lay))]
-        elif layout is not None:
-            present = layout_mask(C, M, layout)
-        else:
-            present = None
-        hit = _CACHE[key] = (board_rules, Geometry(C, lines, M, all_entrances(board_rules),
-                                                   present, outer_edge))
-    return hit[1]
+    return _GEOMETRIES(board_rules, (lines, layout, outer_edge))   # layouts are frozen: hashable
+
+
+def _build_geometry(board_rules, key) -> Geometry:
+    lines, layout, outer_edge = key
+    C, M = board_rules.columns, board_rules.max_lines
+    if layout == "all":
+        present = [o // C < lines for o in range(C * M)]
+        for lay in board_rules.layouts.values():
+            present = [a or b for a, b in zip(present, layout_mask(C, M, lay))]
+    elif layout is not None:
+        present = layout_mask(C, M, layout)
+    else:
+        present = None
+    return Geometry(C, lines, M, all_entrances(board_rules), present, outer_edge)
+
+
+_GEOMETRIES = PerRulesCache(_build_geometry, size=32)   # (board rules, key) -> Geometry
 
 
 def rotated(spaces, r: int) -> tuple:
