@@ -26,14 +26,15 @@ MAP_ID = "octagons"          # the base game's map (Crooked Caverns: `rules.croo
 
 
 class Static:
-    """What does not change during a game with this rules object and player count."""
+    """What does not change during a game with this rules object, player count and map
+    (`key` = (player count, map id))."""
 
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
                  "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
                  "tunnel_ids", "touching", "social", "for_terrain")
 
     def __init__(self, rules, key):
-        n, map_id = key if isinstance(key, tuple) else (key, MAP_ID)
+        n, map_id = key
         self.rules = rules
         self.n = n
         # Crooked Caverns: the map is one of the crooked layouts, with no outer edge.
@@ -431,7 +432,8 @@ class UnderhavenState(FrameMachine):
         terr = self.terr
         board = (mine, [terr[x] for x in mine], self.gap)
         seen = self.mission_memo.get(p.seat)
-        known = seen[1] if seen is not None and seen[0] == board else frozenset()
+        same = seen is not None and seen[0] == board
+        known = seen[1] if same else frozenset()
         if known.issuperset(self.missions):          # (`known` holds None: an empty slot)
             return
         unfulfilled = set()
@@ -448,7 +450,7 @@ class UnderhavenState(FrameMachine):
             else:
                 unfulfilled.add(mid)
         self.mission_memo = {**self.mission_memo, p.seat: (     # a new dict: clones share the old
-            (mine, board[1], self.gap.copy()), known | unfulfilled | {None})}
+            seen[0] if same else (mine, board[1], self.gap.copy()), known | unfulfilled | {None})}
 
     def refill(self) -> None:
         """Clean up: refill missions (reshuffling the discard when the deck is empty) and the
@@ -1573,7 +1575,7 @@ def _finish_build(s, p, bid, site, money, pt, pros, mode="") -> None:
     else:
         _pay(s, p, _merge(cost, _owed(p, mode)))
         p.owed = None
-    here = sum(1 for c in p.workers if c == site)
+    here = p.workers.count(site)
     missing = max(0, bd.workers - here)
     cons = min(missing, p.cons_free)
     p.cons_free -= cons

@@ -166,7 +166,7 @@ def mission_done(s, seat: int, m, mine: list[int] | None = None) -> bool:
     spaces with a building, if already known)."""
     terrains = m.terrains
     if mine is None:
-        mine = [sp for sp, o in enumerate(s.owner) if o == seat]
+        mine = s.owned(seat)
     if m.kind == "own":
         return sum(1 for sp in mine if not terrains or s.terr[sp] in terrains) >= m.count
     if m.kind == "octagons":

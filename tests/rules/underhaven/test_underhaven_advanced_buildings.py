@@ -86,8 +86,8 @@ def test_advanced_buildings_low_light_pub_in_the_data(game, rules, adv_state):
     bd = adv_state.st.b["low_light_pub"]
     assert bd.terrains == ("social",) and bd.activation == "consultant" and bd.deal_pt == 3
     assert bd.advanced and bd.source == "assumed"
-    from engine.games.underhaven.play import Static
-    assert "low_light_pub" not in Static(rules, 2).b          # only with the module
+    from engine.games.underhaven.play import MAP_ID, Static
+    assert "low_light_pub" not in Static(rules, (2, MAP_ID)).b          # only with the module
 
 
 def _pub_board(s):

@@ -39,13 +39,6 @@ class Shellwrights(FactionPlay):
         self.dig_spaces = int(self.traits[self.t2l].params.get("spaces", 1))
         self.per_space = int(self.traits[self.t3l].params.get("per_space", 1))
         self.min_exc = int(self.traits[self.t3r].params.get("min_excavated", 1))
-        self._outposts = {}
-
-    def _outpost_mask(self, board) -> int:
-        m = self._outposts.get(board.map_id)
-        if m is None:
-            m = self._outposts[board.map_id] = sum(1 << c for c in board.outposts)
-        return m
 
     # --- construction sites -----------------------------------------------------------------
     def sites(self, st, p, kind):
@@ -68,7 +61,7 @@ class Shellwrights(FactionPlay):
         if self.t1l in p.traits and kind in self.adj_kinds and f"sw_adj:{kind}" not in p.used:
             # Level 1 left: may touch buildings, still not built on and not next to an outpost.
             board = st.static.board
-            return p.exc & ~board.blocked & ~p.built & ~board.grow(self._outpost_mask(board))
+            return p.exc & ~board.blocked & ~p.built & ~board.grow(st.static.outposts)
         return st.standard_site_space(p)
 
     def site_ok(self, st, p, kind, fp, tag):
@@ -86,7 +79,7 @@ class Shellwrights(FactionPlay):
         elif fp & ~p.exc:
             return False
         nb = board.neighbours(fp)
-        if nb & self._outpost_mask(board):
+        if nb & st.static.outposts:
             return False
         if nb & p.built:
             # Level 1 left: once per game per kind, a building may touch others.
