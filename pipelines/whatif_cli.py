@@ -32,7 +32,6 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
                      map_id, factions, db, label, backend, scheduler, no_log_moves, no_progress,
                      paired_with, until_ci, max_games, variant_name=None, **_ignored):
     from .paired import grow_until_ci, paired_plan, start_run
-    from .plan import default_chunk_size
     from .store import Store
 
     if backend != "loky":
@@ -51,15 +50,15 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
         if base["game"] != game:
             raise DelveError(f"--paired-with {base['run_id']} is a run of '{base['game']}', not "
                              f"'{game}'")
-        chunk = chunk_size or default_chunk_size(plan.n_games, jobs)
         cfg_base = json.loads(base["config"] or "{}")
-        config = dict(cfg_base, jobs=jobs, chunk_size=chunk, label=label,
+        # no --chunk-size: None, guided chunks that shrink towards the end (runner.chunk_sizes)
+        config = dict(cfg_base, jobs=jobs, chunk_size=chunk_size, label=label,
                       variants=list(plan.variants), sets=list(plan.sets),
                       games=plan.n_games, paired_with=base["run_id"],
                       log_moves=not no_log_moves, game_modules=list(plan.game_modules))
         store = Store(db)
         summary = start_run(plan, store, label=label, config=config, paired_with=base["run_id"],
-                            jobs=jobs, chunk_size=chunk, progress=not no_progress,
+                            jobs=jobs, chunk_size=chunk_size, progress=not no_progress,
                             log_moves=not no_log_moves, variant=variant_name)
         click.echo(summary.run_id)
         click.echo(f"{summary.n_games} games of {game} replayed from {base['run_id']} (paired: same "
