@@ -351,6 +351,16 @@ WITH fg AS (
 )
 """
 
+# The ids alone of the run's games that pass the game filters (the same CTE name, ``fg``), for
+# the queries that need no column of the games but their id.
+_GAME_IDS = """
+WITH fg AS (
+    SELECT g.game_id FROM games AS g
+    WHERE g.run_id = $run
+      AND ($np::INTEGER IS NULL OR g.n_players = $np::INTEGER)
+      AND ($map::VARCHAR IS NULL OR g.map = $map::VARCHAR)
+)"""
+
 
 def _params(run_id: str, n_players: int | None, map_id: str | None, bot: str | None,
             **extra: Any) -> dict[str, Any]:
@@ -501,13 +511,7 @@ LINEUP_SEATS = 8
 
 # One row per distinct table: the faction and bot in each seat (a pivot with a constant list of
 # seats: hash aggregation, no per-game sorting), who won as a bit mask, and how many games.
-_LINEUPS_SQL = """
-WITH fg AS (
-    SELECT g.game_id FROM games AS g
-    WHERE g.run_id = $run
-      AND ($np::INTEGER IS NULL OR g.n_players = $np::INTEGER)
-      AND ($map::VARCHAR IS NULL OR g.map = $map::VARCHAR)
-), tables AS (
+_LINEUPS_SQL = _GAME_IDS + """, tables AS (
     SELECT
            max(CASE WHEN p.seat = 0 THEN p.faction END) AS f0, max(CASE WHEN p.seat = 0 THEN coalesce(p.bot, '') END) AS b0,
            max(CASE WHEN p.seat = 1 THEN p.faction END) AS f1, max(CASE WHEN p.seat = 1 THEN coalesce(p.bot, '') END) AS b1,
@@ -569,15 +573,10 @@ TOTAL_SCORE = "(total score)"
 # The per-player-game category totals: of every game of the run, or, when a game filter (player
 # count, map) leaves only some, of those games only, cut before the grouping (the grouping of
 # about a third of the events' rows is the cost of this query; the cut itself costs ~5%).
-_SCORE_SUMS_ALL = """
+_SCORE_SUMS = """
 , sums AS (
     SELECT s.game_id, s.seat, s.category, sum(s.points) AS points
-    FROM score_events AS s WHERE s.run_id = $run GROUP BY ALL
-)"""
-_SCORE_SUMS_OF_GAMES = """
-, sums AS (
-    SELECT s.game_id, s.seat, s.category, sum(s.points) AS points
-    FROM score_events AS s SEMI JOIN fg ON fg.game_id = s.game_id
+    FROM score_events AS s{cut}
     WHERE s.run_id = $run GROUP BY ALL
 )"""
 _SCORING_FREQUENCIES = """
@@ -593,8 +592,10 @@ FROM cells GROUP BY ALL
 UNION ALL
 SELECT faction::VARCHAR, won, NULL, NULL, count(*)::BIGINT FROM fp GROUP BY ALL
 """
-_SCORING_SQL = _FILTERED + _SCORE_SUMS_ALL + _SCORING_FREQUENCIES
-_SCORING_OF_GAMES_SQL = _FILTERED + _SCORE_SUMS_OF_GAMES + _SCORING_FREQUENCIES
+_SCORING_SQL = _FILTERED + _SCORE_SUMS.format(cut="") + _SCORING_FREQUENCIES
+_SCORING_OF_GAMES_SQL = (_FILTERED
+                         + _SCORE_SUMS.format(cut=" SEMI JOIN fg ON fg.game_id = s.game_id")
+                         + _SCORING_FREQUENCIES)
 
 _SCORING_SCHEMA = {"kind": pl.Utf8, "faction": pl.Utf8, "won": pl.Boolean, "category": pl.Utf8,
                    "n": pl.Int64, "mean": pl.Float64, "var": pl.Float64, "min": pl.Float64,
@@ -719,13 +720,7 @@ def map_cells(db: str, game: str, map_id: str) -> pl.DataFrame:
 # joins (integer keys only), and the score events join the moves as they are: summing them
 # per step first would only add a grouping of nearly as many rows. When no player filter is
 # set (faction, outcome, bot), the moves only need their game to pass, not their seat.
-_CELL_SELECTION = """
-WITH fg AS (
-    SELECT g.game_id FROM games AS g
-    WHERE g.run_id = $run
-      AND ($np::INTEGER IS NULL OR g.n_players = $np::INTEGER)
-      AND ($map::VARCHAR IS NULL OR g.map = $map::VARCHAR)
-), sel AS (
+_CELL_SELECTION = _GAME_IDS + """, sel AS (
     SELECT p.game_id, p.seat FROM players AS p SEMI JOIN fg ON fg.game_id = p.game_id
     WHERE p.run_id = $run
       AND ($bot::VARCHAR IS NULL OR p.bot = $bot::VARCHAR)
@@ -733,20 +728,16 @@ WITH fg AS (
       AND ($won::BOOLEAN IS NULL OR p.won = $won::BOOLEAN)
 )
 """
-_CELL_MOVES_OF_PLAYERS = """
+_CELL_MOVES = """
 , mv AS (
     SELECT m.game_id, m.step, m.cell, m.action FROM moves AS m
-    SEMI JOIN sel ON sel.game_id = m.game_id AND sel.seat = m.seat
+    SEMI JOIN {cut}
     WHERE m.run_id = $run AND m.cell IS NOT NULL
 )
 """
-_CELL_MOVES_OF_GAMES = """
-, mv AS (
-    SELECT m.game_id, m.step, m.cell, m.action FROM moves AS m
-    SEMI JOIN fg ON fg.game_id = m.game_id
-    WHERE m.run_id = $run AND m.cell IS NOT NULL
-)
-"""
+_CELL_MOVES_OF_PLAYERS = _CELL_MOVES.format(
+    cut="sel ON sel.game_id = m.game_id AND sel.seat = m.seat")
+_CELL_MOVES_OF_GAMES = _CELL_MOVES.format(cut="fg ON fg.game_id = m.game_id")
 _CELL_TOTALS = """
 , ev AS (
     SELECT s.game_id, s.step, s.points FROM score_events AS s
