@@ -495,22 +495,46 @@ def map_heatmap(cells: Any, values: Any, value: str = "moves", title: str = "Map
                    height=520)
 
 
+def _map_panels(n: int, titles: list[str] | None) -> tuple[go.Figure, int, int]:
+    """A grid of ``n`` small map panels (two a row for four, else up to three): (figure,
+    panels per row, rows). Panel ``k`` sits at row ``k // per_row + 1``, column
+    ``k % per_row + 1``; :func:`_finish_map_panel` sets its axes."""
+    from plotly.subplots import make_subplots
+
+    per_row = 2 if n == 4 else min(n, 3)
+    n_rows = -(-n // per_row)
+    fig = make_subplots(rows=n_rows, cols=per_row, subplot_titles=titles,
+                        horizontal_spacing=0.04, vertical_spacing=0.08)
+    return fig, per_row, n_rows
+
+
+def _finish_map_panel(fig: go.Figure, k: int, row: int, col: int,
+                      outline: tuple[Any, Any] | None = None, size: int = 14) -> None:
+    """Panel ``k``'s axes (hidden, y downwards, square cells) and, at ``outline`` (x, y),
+    the outlined cell of the current move."""
+    if outline is not None:
+        fig.add_trace(go.Scatter(x=[outline[0]], y=[outline[1]], mode="markers",
+                                 showlegend=False, hoverinfo="skip",
+                                 marker={"symbol": "square-open", "size": size,
+                                         "color": "#111", "line": {"width": 3}}),
+                      row=row, col=col)
+    axis = "" if k == 0 else str(k + 1)
+    fig.update_xaxes(visible=False, constrain="domain", row=row, col=col)
+    fig.update_yaxes(visible=False, autorange="reversed", scaleanchor=f"x{axis}",
+                     row=row, col=col)
+
+
 def board_at_step(cells: Any, moves: Any, step: int, seats: list[str],
                   title: str = "Board") -> go.Figure:
     """One small map per seat: the cells each seat worked (moves with a ``cell``) up to
     ``step``, darker for more moves, the cell of the move at ``step`` outlined. A generic
     board view rebuilt from the move log on the game's own geometry (a shared map shows each
     seat's own placements; a per-player map, such as Glimmerdeep's, each player's sheet)."""
-    from plotly.subplots import make_subplots
-
     cell_rows = _rows(cells)
     if not cell_rows:
         return _empty_figure(title, "This game has no map to draw")
     n = max(len(seats), 1)
-    per_row = 2 if n == 4 else min(n, 3)
-    n_rows = -(-n // per_row)
-    fig = make_subplots(rows=n_rows, cols=per_row, subplot_titles=seats,
-                        horizontal_spacing=0.04, vertical_spacing=0.08)
+    fig, per_row, n_rows = _map_panels(n, seats)
     counts: list[dict[Any, int]] = [{} for _ in range(n)]
     current = None
     for m in _rows(moves):
@@ -533,16 +557,8 @@ def board_at_step(cells: Any, moves: Any, step: int, seats: list[str],
                 trace.update(mode="markers")
                 trace.marker.update(cmin=0, cmax=top, showscale=i == 0, size=9)
             fig.add_trace(trace, row=row, col=col)
-        axis = "" if i == 0 else str(i + 1)
-        fig.update_xaxes(visible=False, constrain="domain", row=row, col=col)
-        fig.update_yaxes(visible=False, autorange="reversed", scaleanchor=f"x{axis}",
-                         row=row, col=col)
-        if current and current[0] == i and current[1] in xy:
-            x, y = xy[current[1]]
-            fig.add_trace(go.Scatter(x=[x], y=[y], mode="markers", showlegend=False,
-                                     marker={"symbol": "square-open", "size": 14,
-                                             "color": "#111", "line": {"width": 3}},
-                                     hoverinfo="skip"), row=row, col=col)
+        here = current and current[0] == i and current[1] in xy
+        _finish_map_panel(fig, i, row, col, outline=xy[current[1]] if here else None)
     return _layout(fig, title, height=300 * n_rows + 80, showlegend=False)
 
 
@@ -565,8 +581,6 @@ def board_state(cells: Any, view: Any, seats: list[str], title: str = "Board",
     When a cell carries entries of several seats (each player has a sheet of their own),
     one panel per seat shows that seat's sheet, neutral entries on every panel; otherwise
     one shared board. ``current`` (a cell) is outlined: the cell of the move at this step."""
-    from plotly.subplots import make_subplots
-
     cell_rows = _rows(cells)
     if not cell_rows:
         return _empty_figure(title, "This game has no map to draw")
@@ -579,12 +593,8 @@ def board_state(cells: Any, view: Any, seats: list[str], title: str = "Board",
             owners.setdefault(c, set()).add(s)
     sheets = any(len(v) > 1 for v in owners.values())
     panels = list(range(len(seats))) if sheets and seats else [None]
-    n = len(panels)
-    per_row = 2 if n == 4 else min(n, 3)
-    n_rows = -(-n // per_row)
-    fig = make_subplots(rows=n_rows, cols=per_row,
-                        subplot_titles=[f"{seats[i]}'s sheet" for i in panels] if sheets else None,
-                        horizontal_spacing=0.04, vertical_spacing=0.08)
+    fig, per_row, n_rows = _map_panels(
+        len(panels), [f"{seats[i]}'s sheet" for i in panels] if sheets else None)
     xs = [r["x"] for r in cell_rows]
     ys = [r["y"] for r in cell_rows]
     span = max(max(xs) - min(xs), max(ys) - min(ys)) + 1
@@ -618,17 +628,10 @@ def board_state(cells: Any, view: Any, seats: list[str], title: str = "Board",
                 hovertemplate=(f"{name}<br>cell %{{customdata[0]}} (%{{customdata[1]}})"
                                "<br>%{customdata[2]}<extra></extra>")), row=row, col=col)
             shown.add(name)
-        if current is not None and current in xy and \
-                (panel is None or panel in owners.get(current, ())):
-            fig.add_trace(go.Scatter(x=[xy[current][0]], y=[xy[current][1]], mode="markers",
-                                     showlegend=False, hoverinfo="skip",
-                                     marker={"symbol": "square-open", "size": size + 4,
-                                             "color": "#111", "line": {"width": 3}}),
-                          row=row, col=col)
-        axis = "" if k == 0 else str(k + 1)
-        fig.update_xaxes(visible=False, constrain="domain", row=row, col=col)
-        fig.update_yaxes(visible=False, autorange="reversed", scaleanchor=f"x{axis}",
-                         row=row, col=col)
+        here = current is not None and current in xy and \
+            (panel is None or panel in owners.get(current, ()))
+        _finish_map_panel(fig, k, row, col, outline=xy[current] if here else None,
+                          size=size + 4)
     height = (330 * n_rows + 90) if sheets else 620
     return _layout(fig, title, height=height, legend={"orientation": "h", "y": -0.02})
 
