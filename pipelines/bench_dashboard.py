@@ -135,7 +135,9 @@ def _bare_mode():
     once at start-up does not last: every AppTest run re-applies Streamlit's log level.)"""
     from streamlit import logger as st_logger
 
-    loggers = [st_logger.get_logger(name) for name in _BARE_MODE_LOGGERS]
+    from pipelines.report import BARE_MODE_LOGGERS
+
+    loggers = [st_logger.get_logger(name) for name in BARE_MODE_LOGGERS]
     levels = [log.level for log in loggers]
     for log in loggers:
         log.setLevel(logging.ERROR)
@@ -144,10 +146,6 @@ def _bare_mode():
     finally:
         for log, level in zip(loggers, levels, strict=True):
             log.setLevel(level)
-
-
-_BARE_MODE_LOGGERS = ("streamlit.runtime.caching.cache_data_api",
-                      "streamlit.runtime.scriptrunner_utils.script_run_context")
 
 
 def _query_timings(db: str, repeat: int = 1) -> list[tuple[str, float]]:

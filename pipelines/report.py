@@ -25,13 +25,18 @@ from typing import Any
 from engine.core.errors import DelveError
 
 
+#: Streamlit's loggers that warn about "bare mode" only (cached helpers and widgets called
+#: outside a Streamlit server); also silenced, for a while, by the dashboard benchmark.
+BARE_MODE_LOGGERS = ("streamlit.runtime.caching.cache_data_api",
+                     "streamlit.runtime.scriptrunner_utils.script_run_context")
+
+
 def _quiet_streamlit() -> None:
     """The query helpers are Streamlit-cached; outside a Streamlit server that is a plain
     in-memory cache, which Streamlit announces with a warning per function. Silence it."""
     from streamlit import logger as st_logger
 
-    for name in ("streamlit.runtime.caching.cache_data_api",
-                 "streamlit.runtime.scriptrunner_utils.script_run_context"):
+    for name in BARE_MODE_LOGGERS:
         st_logger.get_logger(name).setLevel(logging.ERROR)
 
 
