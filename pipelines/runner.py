@@ -304,17 +304,14 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     try:
         with _sigterm_as_interrupt():
             t0 = time.perf_counter()
-            if resume:
+            if resume:  # the games already stored decide the tasks: reopen first
                 done = store.reopen_run(run_id, map_cells=cells)
                 plan.specs = [s for s in plan.specs if s.index not in done]
-                tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
-                results = iter_results(tasks, jobs=jobs, backend=backend,
-                                       scheduler=scheduler, client=client)
-            else:
-                tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
+            tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
+            results = iter_results(tasks, jobs=jobs, backend=backend,
+                                   scheduler=scheduler, client=client)
+            if not resume:
                 # the workers start playing now, while this process writes the run's row
-                results = iter_results(tasks, jobs=jobs, backend=backend,
-                                       scheduler=scheduler, client=client)
                 try:
                     store.create_run(_run_row(plan, run_id, label, config), map_cells=cells)
                 except BaseException:
