@@ -190,5 +190,11 @@ GAME = register(Game(
     max_rounds=max_rounds,
     invariants=invariants,
     board_view=board_view,
-    extra={"variable_length": True, "choice_catalogue": choice_catalogue},
+    extra={"variable_length": True, "choice_catalogue": choice_catalogue,
+           # rules variants `python -m engine.core.fingerprint` covers besides the base game
+           "fingerprint_sets": [(), ("modules.crooked_caverns=true",),
+                                ("modules.advanced_buildings=true", "modules.energy=true"),
+                                tuple(f"modules.{m}=true" for m in (
+                                    "corp_locations", "focus", "energy", "reputational_income",
+                                    "advanced_buildings", "raw_start"))]},
 ))
