@@ -73,6 +73,16 @@ class Game:
     # cell (map_cells ids), its owner (None: neutral) and a short label; a game whose players
     # each have a sheet of their own lists a cell once per seat (the Replay page draws the board)
     board_view: Any = None
+    # optional, for search bots (engine/bots): (observation, seat, rng) -> a full state
+    # consistent with everything `seat` has seen: `observe(state, seat)` gives the seat's view
+    # with what it cannot see in a canonical arrangement (sorted decks, pooled hidden hands);
+    # `determinize` redistributes exactly those hidden parts at random with `rng` (a
+    # random.Random), never reading the real state.  None: the game has no hidden information
+    # and chance is only in the future, so the observation itself is a consistent state.
+    determinize: Any = None
+    # optional: {id: display name} for the score categories, actions and phases the game logs
+    # (the database keeps the ids; pages, charts and the report show these names)
+    labels: Any = None
     extra: dict = field(default_factory=dict)
 
     def load_rules(self, variants: Sequence = (), sets: Sequence[str] = ()):
