@@ -102,11 +102,14 @@ def evaluate(s, seat: int) -> float:
 
 
 def _finish_turn(s, seat: int, turn0: int) -> float:
-    """The value of `s` after the seat's turn is finished greedily."""
+    """The value of `s` after the seat's turn is finished greedily (a rollout: the order of
+    card and slot and of an effect's parts by rule of thumb, every other decision by a
+    one-step lookahead)."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
-        kind = s.stack[-1][0]
+        frame = s.stack[-1]
+        kind = frame[0]
         actions = s.legal_actions()
-        if kind in BRANCH:
+        if kind in BRANCH and kind != "order":
             best = None
             for a in actions:
                 nxt = s.clone(log=False)
@@ -116,27 +119,62 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
                     best = val
             return best
         if len(actions) == 1:
-            s.apply_legal(actions[0], actions)
-            continue
-        vals = _lookahead(s, seat, actions)
-        i = max(range(len(actions)), key=vals.__getitem__)
-        s.apply_legal(actions[i], actions)
+            a = actions[0]
+        elif kind == "order":
+            a = (_order_of_thumb(s),)
+        elif kind == "parts":
+            a = actions[0]
+        else:
+            vals = _lookahead(s, seat, actions)
+            a = actions[max(range(len(actions)), key=vals.__getitem__)]
+        s.apply_legal(a, actions)
     return evaluate(s, seat)
 
 
+_SPENDING = frozenset(("build", "upgrade", "trade", "symbiosis", "slot_action"))
+
+
+def _order_of_thumb(s) -> str:
+    """Resolve the slot first when it only gains and the card spends, else the card."""
+    card = s.st.cards[s.turn[1]]
+    i = s.turn[2]
+    slot = s.rules.game.always_slot if i < 0 else s.st.slots[i].effect
+    card_spends = any(p.kind in _SPENDING for p in card.effect)
+    slot_gains = all(p.kind == "gain" for p in slot)
+    return "slot_first" if card_spends and slot_gains else "card_first"
+
+
 def _lookahead(s, seat: int, actions) -> list[float]:
+    """One-step lookahead.  Building sites of one city without a bonus are interchangeable
+    (as are upgrades of one building type at one city): one of each is tried."""
     out = []
+    seen: dict = {}
+    g = s.geo
+    bonus = s.st.bonus[s.players[seat].board]
     for a in actions:
-        nxt = s.clone(log=False)
-        nxt.apply_legal(a, actions)
-        out.append(evaluate(nxt, seat))
+        key = a
+        if len(a) == 3 and a[1] in _BUILDING and a[0] in ("build", "upgrade"):
+            cell = g.cell_bld + a[2]
+            if cell not in bonus:
+                key = (a[0], a[1], g.bsite_city[a[2]], g.bsite_exp[a[2]])
+        v = seen.get(key)
+        if v is None:
+            nxt = s.clone(log=False)
+            nxt.apply_legal(a, actions)
+            v = seen[key] = evaluate(nxt, seat)
+        out.append(v)
     return out
+
+
+_BUILDING = frozenset(("farm", "desal", "lab"))
 
 
 def action_values(s, seat: int, actions: list) -> list[float]:
     frame = s.stack[-1]
     if frame[0] not in BRANCH:
         return _lookahead(s, seat, actions)
+    if frame[0] == "card" and actions[0][0] == "play":
+        return _card_values(s, seat, actions)
     turn0 = s.turns_done
     out = []
     for a in actions:
@@ -144,3 +182,50 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         nxt.apply_legal(a, actions)
         out.append(_finish_turn(nxt, seat, turn0))
     return out
+
+
+def _card_values(s, seat: int, actions: list) -> list[float]:
+    """Each card's value: the best slot for it.  A card that does not match its slot is only
+    discarded, and `evaluate` does not tell the cards in hand apart, so the turn finished
+    with a mismatched card is worth the same whichever card it was: each slot is finished
+    once with a mismatch, and again only with the cards of its colour."""
+    turn0 = s.turns_done
+    st = s.st
+    colours = {}
+    for a in actions:
+        inst = next(i for i in s.players[seat].hand if st.card_id[i] == a[1])
+        colours[a] = st.cards[inst].colour
+    after = {}
+    for a in actions:
+        nxt = s.clone(log=False)
+        nxt.apply_legal(a, actions)
+        after[a] = nxt
+    first = after[actions[0]]
+    slot_opts = first.legal_actions()
+    slot_colour = {o: (None if o[0] == "always" else st.slots[_slot_index(st, o[1])].colour)
+                   for o in slot_opts}
+    mismatch: dict = {}
+    best = {a: None for a in actions}
+    for o in slot_opts:
+        col = slot_colour[o]
+        for a in actions:
+            if col is not None and colours[a] == col:
+                nxt = after[a].clone(log=False)
+                nxt.apply(o)
+                val = _finish_turn(nxt, seat, turn0)
+            else:
+                if o not in mismatch:
+                    nxt = after[a].clone(log=False)
+                    nxt.apply(o)
+                    mismatch[o] = _finish_turn(nxt, seat, turn0)
+                val = mismatch[o]
+            if best[a] is None or val > best[a]:
+                best[a] = val
+    return [best[a] for a in actions]
+
+
+def _slot_index(st, slot_id: str) -> int:
+    for i, slot in enumerate(st.slots):
+        if slot.id == slot_id:
+            return i
+    raise KeyError(slot_id)
