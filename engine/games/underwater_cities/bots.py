@@ -170,58 +170,99 @@ _BUILDING = frozenset(("farm", "desal", "lab"))
 
 
 def action_values(s, seat: int, actions: list) -> list[float]:
-    frame = s.stack[-1]
-    if frame[0] not in BRANCH:
-        return _lookahead(s, seat, actions)
-    if frame[0] == "card" and actions[0][0] == "play":
+    kind = s.stack[-1][0]
+    if kind == "card" and actions[0][0] == "play":
         return _card_values(s, seat, actions)
-    turn0 = s.turns_done
-    out = []
-    for a in actions:
-        nxt = s.clone(log=False)
-        nxt.apply_legal(a, actions)
-        out.append(_finish_turn(nxt, seat, turn0))
-    return out
+    if kind == "slot":
+        return _slot_values(s, seat, actions)
+    if kind == "order":
+        turn0 = s.turns_done
+        out = []
+        for a in actions:
+            nxt = s.clone(log=False)
+            nxt.apply_legal(a, actions)
+            out.append(_finish_turn(nxt, seat, turn0))
+        return out
+    return _lookahead(s, seat, actions)
+
+
+TOP = 3                 # (card, slot) pairs played out besides each card's best guess
+UNTRIED = -1.0e6        # an option not played out: never preferred to one that was
+
+
+def _estimator(s, seat: int):
+    from .estimate import Estimator
+    late = min(1.0, _rounds_left(s) / 4.0)
+    rv = [0.25 + (x - 0.25) * late for x in RES_VALUE]
+    return Estimator(s, seat, evaluate, rv, productions_left(s))
+
+
+def _slot_colour(st, option):
+    return None if option[0] == "always" else st.slots[_slot_index(st, option[1])].colour
+
+
+def _slot_estimate(est, st, rules, option) -> float:
+    if option[0] == "always":
+        return est.effect_value(rules.game.always_slot)
+    v = est.effect_value(st.slots[_slot_index(st, option[1])].effect)
+    if option[0] == "clone":
+        v -= est.res_value(rules.game.cloning_cost.vec())
+    return v
+
+
+def _play_out(s, seat: int, steps) -> float:
+    nxt = s.clone(log=False)
+    turn0 = nxt.turns_done
+    for a in steps:
+        nxt.apply(a)
+    return _finish_turn(nxt, seat, turn0)
 
 
 def _card_values(s, seat: int, actions: list) -> list[float]:
-    """Each card's value: the best slot for it.  A card that does not match its slot is only
-    discarded, and `evaluate` does not tell the cards in hand apart, so the turn finished
-    with a mismatched card is worth the same whichever card it was: each slot is finished
-    once with a mismatch, and again only with the cards of its colour."""
-    turn0 = s.turns_done
+    """Each (card, slot) pair is estimated (estimate.py); each card's best pair and the best
+    pairs overall are played out to the end of the turn, a card is worth its best."""
     st = s.st
-    colours = {}
+    est = _estimator(s, seat)
+    hand = s.players[seat].hand
+    inst = {a: next(i for i in hand if st.card_id[i] == a[1]) for a in actions}
+    probe = s.clone(log=False)
+    probe.apply_legal(actions[0], actions)
+    slot_opts = probe.legal_actions()
+    base = {o: _slot_estimate(est, st, s.rules, o) for o in slot_opts}
+    card_v = {a: est.card_value(inst[a]) for a in actions}
+    pairs = []
     for a in actions:
-        inst = next(i for i in s.players[seat].hand if st.card_id[i] == a[1])
-        colours[a] = st.cards[inst].colour
-    after = {}
-    for a in actions:
-        nxt = s.clone(log=False)
-        nxt.apply_legal(a, actions)
-        after[a] = nxt
-    first = after[actions[0]]
-    slot_opts = first.legal_actions()
-    slot_colour = {o: (None if o[0] == "always" else st.slots[_slot_index(st, o[1])].colour)
-                   for o in slot_opts}
-    mismatch: dict = {}
-    best = {a: None for a in actions}
-    for o in slot_opts:
-        col = slot_colour[o]
-        for a in actions:
-            if col is not None and colours[a] == col:
-                nxt = after[a].clone(log=False)
-                nxt.apply(o)
-                val = _finish_turn(nxt, seat, turn0)
-            else:
-                if o not in mismatch:
-                    nxt = after[a].clone(log=False)
-                    nxt.apply(o)
-                    mismatch[o] = _finish_turn(nxt, seat, turn0)
-                val = mismatch[o]
-            if best[a] is None or val > best[a]:
-                best[a] = val
+        colour = st.cards[inst[a]].colour
+        for o in slot_opts:
+            v = base[o] + (card_v[a] if _slot_colour(st, o) == colour else 0.0)
+            pairs.append((v, a, o))
+    pairs.sort(key=lambda x: -x[0])
+    chosen = {}
+    for _v, a, o in pairs:
+        if a not in {x for x, _ in chosen}:
+            chosen[(a, o)] = True
+    for _v, a, o in pairs[:TOP]:
+        chosen[(a, o)] = True
+    best = {a: UNTRIED for a in actions}
+    for a, o in chosen:
+        best[a] = max(best[a], _play_out(s, seat, (a, o)))
     return [best[a] for a in actions]
+
+
+def _slot_values(s, seat: int, actions: list) -> list[float]:
+    st = s.st
+    est = _estimator(s, seat)
+    inst = s.turn[1]
+    colour = st.cards[inst].colour if inst >= 0 else None
+    card_v = est.card_value(inst) if inst >= 0 else 0.0
+    scored = []
+    for o in actions:
+        v = _slot_estimate(est, st, s.rules, o)
+        if colour is not None and _slot_colour(st, o) == colour:
+            v += card_v
+        scored.append((v, o))
+    top = {o for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]}
+    return [_play_out(s, seat, (o,)) if o in top else UNTRIED for o in actions]
 
 
 def _slot_index(st, slot_id: str) -> int:
