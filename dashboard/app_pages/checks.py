@@ -1,4 +1,4 @@
-"""Checks: design checks of one run, each flag with its evidence (pipelines.design_checks).
+"""Checks: design checks of one run, each flag with its evidence (pipelines.lab.design_checks).
 
 Rarely chosen actions and catalogue entries (cards, buildings...), games hitting a turn limit
 or stalling, dominant openings; and, on request, an ablation run (the run's games replayed
@@ -13,8 +13,8 @@ import json
 import polars as pl
 import streamlit as st
 
-from dashboard import ui, whatif_jobs
-from dashboard import whatif_queries as wq
+from dashboard import jobs, ui
+from dashboard.queries import whatif as wq
 
 JOB_KEY = "checks_job"
 
@@ -65,7 +65,7 @@ with st.expander("How games ended"):
 st.header("Ablation", divider="gray")
 st.caption("Replay this run's games without one card or building (paired: same seeds and "
            "seats) and test whether any faction's win rate changes (Holm-corrected).")
-from pipelines.design_checks import catalogue  # noqa: E402
+from pipelines.lab.design_checks import catalogue  # noqa: E402
 
 cat = catalogue(json.loads(rep.run["rules"] or "{}"))
 entry_ids = [f"{c}.{i}" for c, i in cat]
@@ -75,7 +75,7 @@ if entry_ids:
     if st.button("Run ablation", key="checks_ablate", disabled=job is not None):
         entry = choice.rsplit(".", 1)[1]
         args = ["checks", run_id, "--ablate", entry, "--db", str(db)]
-        st.session_state[JOB_KEY] = whatif_jobs.launch("ablation", args, db, {"entry": entry})
+        st.session_state[JOB_KEY] = jobs.launch("ablation", args, db, {"entry": entry})
         st.rerun()
 else:
     st.caption("The rules of this game have no catalogue of cards or buildings to remove.")

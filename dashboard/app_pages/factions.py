@@ -9,19 +9,21 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.queries import core as qcore
+from dashboard.queries import factions as qf
 
 db, run, filters = ui.filtered_run("Factions")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
 # The heavier, independent queries start beside this thread (last first); each load below
 # finds its value cached or waits for it.
-queries.start(db, queries.strength_model, run_id, filters["n_players"], filters["map_id"],
+qcore.start(db, qf.strength_model, run_id, filters["n_players"], filters["map_id"],
               version=filters["version"])
-for helper in (queries.faction_matrix, queries.seat_rates, queries.score_quantiles):
-    queries.start(db, helper, run_id, **filters)
+for helper in (qf.faction_matrix, qf.seat_rates, qf.score_quantiles):
+    qcore.start(db, helper, run_id, **filters)
 
-rates = ui.load(queries.faction_rates, db, run_id, **filters)
+rates = ui.load(qf.faction_rates, db, run_id, **filters)
 if rates is None:
     st.stop()
 player_games = int(rates["games"].sum())
@@ -49,12 +51,12 @@ st.container(key="faction_rates_table").dataframe(
 )
 
 st.markdown("#### Final scores")
-quantiles = ui.load(queries.score_quantiles, db, run_id, **filters)
+quantiles = ui.load(qf.score_quantiles, db, run_id, **filters)
 if quantiles is not None:
     st.plotly_chart(charts.score_boxes(quantiles), key="score_box_chart")
 
 st.markdown("#### Seat and first-player advantage")
-seats = ui.load(queries.seat_rates, db, run_id, **filters)
+seats = ui.load(qf.seat_rates, db, run_id, **filters)
 if seats is not None:
     ui.rests_on(n_games, None, "turn order 0 is the first player of each game")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
@@ -73,7 +75,7 @@ if seats is not None:
     )
 
 st.markdown("#### Faction against faction")
-matrix = ui.load(queries.faction_matrix, db, run_id, **filters)
+matrix = ui.load(qf.faction_matrix, db, run_id, **filters)
 if matrix is not None:
     ui.rests_on(n_games, None, "each cell: win rate of the row faction in the games the column "
                 "faction also played; ▲/▼ the 95% interval excludes the fair share after Holm's "
@@ -88,7 +90,7 @@ if matrix is not None:
         key="focus_chart")
 
 st.markdown("#### Strength model")
-model = ui.load(queries.strength_model, db, run_id, filters["n_players"], filters["map_id"],
+model = ui.load(qf.strength_model, db, run_id, filters["n_players"], filters["map_id"],
                 version=filters["version"])
 if model is not None:
     terms, fitted = model

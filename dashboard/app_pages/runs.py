@@ -9,14 +9,16 @@ import datetime as dt
 
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.queries import factions as qf
+from dashboard.queries import runs as qruns
 
 RUN_PARAM = "run"
 
 db = ui.db_path()
 st.title("Runs")
 
-runs = ui.load(queries.runs_overview, str(db))
+runs = ui.load(qruns.runs_overview, str(db))
 if runs is None:
     st.stop()
 if runs.is_empty():
@@ -62,7 +64,7 @@ ui.prefetch(run)  # the other pages' analyses of this run, warmed in the backgro
 @st.fragment(run_every=2 if run["status"] == "running" else None)
 def live(run_id: str) -> None:
     """The run's progress and partial results; refreshes itself every 2 s while it runs."""
-    details = ui.load(queries.run_details, str(db), run_id)
+    details = ui.load(qruns.run_details, str(db), run_id)
     if details is None:
         return
     planned, stored = details.get("n_games") or 0, details["games_stored"]
@@ -88,11 +90,11 @@ def live(run_id: str) -> None:
 
 def summary(run_id: str, version: str) -> None:
     """Win rates (with intervals) and points by category of the games stored so far."""
-    factions = ui.load(queries.faction_rates, str(db), run_id, version=version)
+    factions = ui.load(qf.faction_rates, str(db), run_id, version=version)
     if factions is None:
         return
     st.markdown("#### Factions")
-    games = ui.load(queries.games_count, str(db), run_id, version=version)
+    games = ui.load(qruns.games_count, str(db), run_id, version=version)
     if not games:
         st.info("No game of this run is stored yet.", icon="⏳")
         return
@@ -115,7 +117,7 @@ def summary(run_id: str, version: str) -> None:
     )
     right.plotly_chart(charts.faction_win_rates(factions), key="faction_chart")
 
-    categories = ui.load(queries.points_by_category, str(db), run_id)
+    categories = ui.load(qruns.points_by_category, str(db), run_id)
     if categories is None:
         return
 

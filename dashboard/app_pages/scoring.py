@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.queries import core as qcore
+from dashboard.queries import scoring as qs
 
 db, run, filters = ui.filtered_run("Scoring")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
-queries.start(db, queries.points_by_round, run_id, **filters)  # beside this thread's query
+qcore.start(db, qs.points_by_round, run_id, **filters)  # beside this thread's query
 
-by_faction = ui.load(queries.category_by_faction, db, run_id, **filters)
+by_faction = ui.load(qs.category_by_faction, db, run_id, **filters)
 if by_faction is None:
     st.stop()
 if by_faction.is_empty():
@@ -31,7 +33,7 @@ st.container(key="category_table").dataframe(
                    for c in wide.columns if c != "faction"})
 
 st.markdown("#### Points by round")
-rounds = ui.load(queries.points_by_round, db, run_id, **filters)
+rounds = ui.load(qs.points_by_round, db, run_id, **filters)
 if rounds is not None:
     left, right = st.columns(2)
     left.plotly_chart(charts.round_curves(rounds, "faction", "Cumulative points by round, per faction"),
@@ -40,7 +42,7 @@ if rounds is not None:
                        key="round_outcome_chart")
 
 st.markdown("#### What separates winners from losers")
-wl = ui.load(queries.winners_vs_losers, db, run_id, **filters)
+wl = ui.load(qs.winners_vs_losers, db, run_id, **filters)
 if wl is not None:
     if wl.is_empty():
         st.info("Every player of these games won or every player lost: nothing to compare.")

@@ -1,7 +1,7 @@
 """What-if: change rule values, launch a paired run, read whether it helped.
 
 1. Pick a base run.  2. Edit rule values in a form generated from the game's rules model
-(pipelines.rules_form); every value is validated like a variant file, errors name the path.
+(pipelines.lab.rules_form); every value is validated like a variant file, errors name the path.
 3. Name the variant and launch `delve simulate GAME --paired-with BASE --variant FILE` in the
 background; its progress shows live.  4. The result opens as a comparison (the URL holds
 ?a=RUN_A&b=RUN_B, so it can be shared): win rate and score differences per faction and seat
@@ -19,8 +19,8 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboard import ui, whatif_charts, whatif_jobs
-from dashboard import whatif_queries as wq
+from dashboard import charts, jobs, ui
+from dashboard.queries import whatif as wq
 from engine.core.errors import DelveError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -66,7 +66,7 @@ if isinstance(base, str):
 game_id, rules_doc, base_variants, base_sets = base
 
 from engine.core.registry import get_game  # noqa: E402
-from pipelines import rules_form as rf  # noqa: E402
+from pipelines.lab import rules_form as rf  # noqa: E402
 
 model_cls = get_game(game_id).rules_model
 changes: dict[str, dict] = st.session_state.setdefault(CHANGES_KEY, {})
@@ -169,7 +169,7 @@ if name and not name_ok:
              f"with a letter or digit.")
 can_launch = bool(changes) and patch_text is not None and name_ok and job is None
 if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=not can_launch):
-    vdir = whatif_jobs.work_dir(db) / "variants" / game_id
+    vdir = jobs.work_dir(db) / "variants" / game_id
     vdir.mkdir(parents=True, exist_ok=True)
     vfile = vdir / f"{name}.toml"
     vfile.write_text(patch_text)
@@ -177,7 +177,7 @@ if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=
             "--variant-name", name, "--label", f"what-if: {name}", "--db", str(db),
             "--jobs", str(int(jobs)), "--no-progress"]
     st.session_state.pop("whatif_failed", None)
-    st.session_state[JOB_KEY] = whatif_jobs.launch("whatif", args, db,
+    st.session_state[JOB_KEY] = jobs.launch("whatif", args, db,
                                                    {"base": base_id, "name": name})
     st.rerun()
 if not changes:
@@ -276,21 +276,21 @@ else:
                                     "many more games (in each run) would make a difference of "
                                     "this size significant (the interval narrows as 1/√n).")})
         l1, r1 = st.columns(2)
-        l1.plotly_chart(whatif_charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
+        l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")
-        r1.plotly_chart(whatif_charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
+        r1.plotly_chart(charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
                         key="whatif_forest_score")
         l2, r2 = st.columns(2)
         l2.markdown("**Score categories** (points per player-game)")
         l2.container(key="whatif_categories").dataframe(cmp.categories, hide_index=True)
         r2.markdown("**Game length**")
         r2.container(key="whatif_length").dataframe(cmp.length, hide_index=True)
-        st.plotly_chart(whatif_charts.category_diff_bar(cmp.categories), key="whatif_cat_chart")
+        st.plotly_chart(charts.category_diff_bar(cmp.categories), key="whatif_cat_chart")
         if cmp.heatmap.height:
             maps = sorted(set(cmp.heatmap["map"].drop_nulls().to_list()))
             if maps:
                 m = st.selectbox("Heatmap map", maps, key="whatif_map")
-                st.plotly_chart(whatif_charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
+                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
 
 # -- 4. sweeps ---------------------------------------------------------------------------------------
 
@@ -303,5 +303,5 @@ if sweep_ids:
         import json
         params = list(json.loads(table["point"][0]))
         if table["value"].null_count() == 0:
-            st.plotly_chart(whatif_charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
+            st.plotly_chart(charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
         st.container(key="whatif_sweep_table").dataframe(table.drop("run_id"), hide_index=True)

@@ -32,10 +32,14 @@ CATEGORIES = pl.DataFrame(
 
 
 def test_charts_module_does_not_import_streamlit():
-    source = open(charts.__file__, encoding="utf-8").read()
-    assert "import streamlit" not in source
-    modules = [v.__name__ for v in vars(charts).values() if isinstance(v, types.ModuleType)]
-    assert not [m for m in modules if m.startswith("streamlit")]
+    from pathlib import Path
+    sources = sorted(Path(charts.__file__).parent.glob("*.py"))
+    assert len(sources) >= 7
+    for path in sources:
+        assert "import streamlit" not in path.read_text(encoding="utf-8"), path
+    for mod in [charts, *(v for v in vars(charts).values() if isinstance(v, types.ModuleType))]:
+        names = [v.__name__ for v in vars(mod).values() if isinstance(v, types.ModuleType)]
+        assert not [m for m in names if m.startswith("streamlit")]
 
 
 def test_faction_win_rate_bar_has_one_bar_trace_with_the_rates():

@@ -72,7 +72,7 @@ def test_query_waits_for_the_writer_and_then_succeeds(fixture_db: Path):
 def test_writer_outlasting_the_retry_window_raises_database_busy(
     fixture_db: Path, monkeypatch: pytest.MonkeyPatch
 ):
-    monkeypatch.setattr(queries, "BUSY_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(queries.core, "BUSY_TIMEOUT_S", 0.3)
     with writer_holding(fixture_db):
         with pytest.raises(queries.DatabaseBusy) as info:
             queries.runs_overview(str(fixture_db))
@@ -95,7 +95,7 @@ def test_page_during_a_write_waits_and_then_shows_the_runs(
 
 def test_page_shows_busy_message_then_recovers(fixture_db: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("DELVE_DB", str(fixture_db))
-    monkeypatch.setattr(queries, "BUSY_TIMEOUT_S", 0.3)
+    monkeypatch.setattr(queries.core, "BUSY_TIMEOUT_S", 0.3)
     monkeypatch.setattr(ui, "BUSY_AUTO_RETRIES", 0)
     at = AppTest.from_file(str(APP), default_timeout=20)
     with writer_holding(fixture_db):

@@ -3,8 +3,6 @@ next page a designer opens is served from the cache."""
 
 from __future__ import annotations
 
-import threading
-import time
 from pathlib import Path
 
 import pytest
@@ -12,13 +10,11 @@ from dashfix import APP, sim_runs
 from streamlit.testing.v1 import AppTest
 
 from dashboard import queries, ui
+from dashboard.queries import background
 
 
 def _wait_for_prefetch(timeout: float = 120.0) -> None:
-    deadline = time.monotonic() + timeout
-    for thread in [t for t in threading.enumerate() if t.name.startswith("delve-prefetch-")]:
-        thread.join(max(deadline - time.monotonic(), 0.1))
-        assert not thread.is_alive(), "the prefetch did not finish"
+    assert background.wait_idle(timeout), "the prefetch did not finish"
 
 
 def test_the_runs_page_prefetches_the_factions_page(sim_db: Path,
@@ -34,22 +30,23 @@ def test_the_runs_page_prefetches_the_factions_page(sim_db: Path,
     _wait_for_prefetch()
 
     reads: list[str] = []
-    real = queries.read_frame
-    monkeypatch.setattr(queries, "read_frame",
+    real = queries.core.read_frame
+    monkeypatch.setattr(queries.core, "read_frame",
                         lambda db, sql, params=(), **kw: reads.append(sql) or real(db, sql, params, **kw))
     factions = AppTest.from_file(str(APP), default_timeout=60)
     factions.query_params["run"] = run_id
     factions.switch_page("app_pages/factions.py")
     factions.run()
     assert not factions.exception
-    analyses = [sql for sql in reads if "FROM fp" in sql or "tables" in sql]
+    analyses = [sql for sql in reads if "FROM fp" in sql or "tables AS (" in sql]
     assert analyses == [], "the Factions page should find its analyses in the cache"
 
 
 def test_prefetch_can_be_turned_off(sim_db: Path, monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setenv("DELVE_PREFETCH", "0")
     monkeypatch.setattr(ui, "_prefetched", set())
-    before = {t.name for t in threading.enumerate()}
+    submitted = []
+    monkeypatch.setattr(background, "submit", lambda *a: submitted.append(a))
     ui.prefetch({"run_id": "x", "games_stored": 1, "status": "done"})
-    assert {t.name for t in threading.enumerate()} - before == set()
+    assert submitted == []
     assert ui._prefetched == set()

@@ -141,8 +141,8 @@ def test_database_path_from_command_line_then_env_then_default(argv, env, expect
 def test_a_page_batch_shares_one_connection_and_releases_the_file(
         fixture_db: Path, monkeypatch: pytest.MonkeyPatch):
     opened = []
-    real = queries._connect
-    monkeypatch.setattr(queries, "_connect", lambda *a: opened.append(1) or real(*a))
+    real = queries.core._connect
+    monkeypatch.setattr(queries.core, "_connect", lambda *a: opened.append(1) or real(*a))
     with queries.batch(fixture_db):
         queries.read_frame(fixture_db, "SELECT count(*) AS n FROM runs")
         queries.read_frame(fixture_db, "SELECT count(*) AS n FROM games")

@@ -113,9 +113,9 @@ def test_seat_and_matrix_sql_equal_their_plain_formulation(sim_db: Path):
     for run in _glimmerdeep_runs(sim_db):
         for f in _filters(sim_db, run):
             params = {"run": run, **f}
-            assert _frame(sim_db, queries._SEAT_RATES_SQL, params).equals(
+            assert _frame(sim_db, queries.factions._SEAT_RATES_SQL, params).equals(
                 _frame(sim_db, PLAIN_SEATS, params))
-            assert _frame(sim_db, queries._MATRIX_SQL, params).equals(
+            assert _frame(sim_db, queries.factions._MATRIX_SQL, params).equals(
                 _frame(sim_db, PLAIN_MATRIX, params))
 
 
@@ -145,8 +145,8 @@ def test_every_player_and_player_selection_sql_agree_without_a_selection(sim_db:
     map_id = queries.filter_options(str(sim_db), run)["maps"][0]
     params = {"run": run, "np": None, "map": map_id, "bot": None, "faction": None, "won": None}
     for points in (True, False):
-        assert _frame(sim_db, queries._CELL_COUNTS_SQL[True, points], params).equals(
-            _frame(sim_db, queries._CELL_COUNTS_SQL[False, points], params))
+        assert _frame(sim_db, queries.map._CELL_COUNTS_SQL[True, points], params).equals(
+            _frame(sim_db, queries.map._CELL_COUNTS_SQL[False, points], params))
 
 
 def test_scoring_sql_of_the_filtered_games_equals_the_sql_of_all_games(sim_db: Path):
@@ -154,8 +154,8 @@ def test_scoring_sql_of_the_filtered_games_equals_the_sql_of_all_games(sim_db: P
     for run in _glimmerdeep_runs(sim_db):
         for f in _filters(sim_db, run):
             params = {"run": run, **f, "total": queries.TOTAL_SCORE}
-            assert _same(_frame(sim_db, queries._SCORING_SQL, params),
-                         _frame(sim_db, queries._SCORING_OF_GAMES_SQL, params))
+            assert _same(_frame(sim_db, queries.scoring._SCORING_SQL, params),
+                         _frame(sim_db, queries.scoring._SCORING_OF_GAMES_SQL, params))
 
 
 def test_map_cell_counts_without_points_are_the_moves_with_points(sim_db: Path):
@@ -171,12 +171,12 @@ def test_map_cell_counts_without_points_are_the_moves_with_points(sim_db: Path):
 @pytest.fixture
 def reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = queries.read_frame
+    real = queries.core.read_frame
 
     def counting(db, sql, params=(), **kwargs):
         seen.append(sql)
         return real(db, sql, params, **kwargs)
-    monkeypatch.setattr(queries, "read_frame", counting)
+    monkeypatch.setattr(queries.core, "read_frame", counting)
     return seen
 
 

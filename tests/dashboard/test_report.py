@@ -13,7 +13,7 @@ from dashfix import REPO, SIM_GAMES, XSS, sim_runs
 
 
 def _report(db: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipelines.cli", "report", *args, "--db", str(db)],
+    return subprocess.run([sys.executable, "-m", "delve", "report", *args, "--db", str(db)],
                           cwd=REPO, capture_output=True, text=True, timeout=300)
 
 
@@ -96,7 +96,7 @@ def test_report_bad_input_names_the_culprit_and_writes_nothing(sim_db: Path, tmp
 def test_report_does_not_depend_on_the_physical_row_order(sim_db: Path, tmp_path: Path):
     """Byte-identical exports need order-independent aggregates: the same rows stored in the
     opposite order give the same file (sums of floats, the strength model's fit...)."""
-    from pipelines.report import build_report
+    from dashboard.report.html import build_report
 
     copy = tmp_path / "reordered.duckdb"
     copy.write_bytes(sim_db.read_bytes())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from dashboard import whatif_charts as wc
+from dashboard.charts import whatif as wc
 
 
 def _table():

@@ -122,7 +122,7 @@ def test_checks_page_shows_findings(whatif_db, monkeypatch):
 
 
 def test_games_to_settle():
-    from dashboard.whatif_queries import games_to_settle
+    from dashboard.queries.whatif import games_to_settle
     assert games_to_settle(100, 0.05, -0.05, 0.15) == 300   # half-width 0.1 -> 4x the games
     assert games_to_settle(100, 0.2, 0.1, 0.3) == 0          # already settled
     assert games_to_settle(100, 0.0, -0.1, 0.1) is None

@@ -27,7 +27,7 @@ def cli():
     """Run `delve ...` in-process; returns click's Result (stdout, stderr, exit_code)."""
     from click.testing import CliRunner
 
-    from pipelines.cli import main
+    from delve.cli import main
 
     def run(*args):
         return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)

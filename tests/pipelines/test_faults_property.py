@@ -1,6 +1,6 @@
 """Issue 6, fault test 7 (default run): a hypothesis property test over the *step sequences*
 of every registered game: whatever legal decisions are taken, the protocol and the game's
-invariants hold after every step and the scores add up (pipelines.soak.check_game).  The
+invariants hold after every step and the scores add up (pipelines.bench.soak.check_game).  The
 long plain run, 10,000 random games per game, is `make soak`, outside the default run."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.core.registry import all_games, builtin_games
-from pipelines.soak import check_game, random_setup
+from pipelines.bench.soak import check_game, random_setup
 
 GAMES = sorted(builtin_games())
 
@@ -39,7 +39,7 @@ def test_the_check_catches_a_broken_invariant(monkeypatch):
     """The property can fail: a game whose invariants report a problem is caught at once."""
     from dataclasses import replace
 
-    from pipelines.soak import InvariantBroken
+    from pipelines.bench.soak import InvariantBroken
     game = all_games()["glimmerdeep"]
     rules = game.load_rules().model
     broken = replace(game, invariants=lambda state: ["made-up problem"] if state.step == 3 else [])

@@ -13,7 +13,7 @@ from pipeline_helpers import file_digest
 def existing_db(tmp_path_factory):
     from click.testing import CliRunner
 
-    from pipelines.cli import main
+    from delve.cli import main
     db = tmp_path_factory.mktemp("db") / "delve.duckdb"
     res = CliRunner().invoke(main, ["simulate", "toy", "--games", "2", "--players", "2",
                                     "--db", str(db), "--no-progress"], catch_exceptions=False)

@@ -13,7 +13,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 WRITER = ("import sys; sys.path.insert(0, {here!r}); import toygame; "
-          "from pipelines.cli import main; main()")
+          "from delve.cli import main; main()")
 
 READER = r"""
 import json, sys, time

@@ -32,7 +32,7 @@ def cluster():
 def loky_rows(tmp_path_factory):
     from click.testing import CliRunner
 
-    from pipelines.cli import main
+    from delve.cli import main
     db = tmp_path_factory.mktemp("loky") / "one.duckdb"
     res = CliRunner().invoke(main, ["simulate", GAME, *map(str, COMMON), "--jobs", "1",
                                     "--db", str(db)], catch_exceptions=False)
@@ -61,7 +61,7 @@ def test_dask_cluster_gives_the_loky_rows(tmp_path, cli, cluster, loky_rows, chu
 
 def test_dask_without_scheduler_starts_a_local_cluster_on_loopback(tmp_path, cli, loky_rows,
                                                                    monkeypatch):
-    from pipelines import runner
+    from pipelines.run import execute as runner
     started = []
     real = runner.dask_client
 

@@ -8,7 +8,7 @@ import pytest
 
 from engine.core.errors import DelveError, SetupError
 from engine.core.rng import game_seed
-from pipelines.plan import default_chunk_size, make_plan, parse_bots
+from pipelines.run.plan import default_chunk_size, make_plan, parse_bots
 
 
 def test_rotate_uses_every_faction_in_every_seat_equally():

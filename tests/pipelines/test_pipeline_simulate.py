@@ -25,7 +25,7 @@ def simulate(cli, db, *extra, games=N, seed=7):
 def one_run(tmp_path_factory):
     from click.testing import CliRunner
 
-    from pipelines.cli import main
+    from delve.cli import main
     db = tmp_path_factory.mktemp("run") / "delve.duckdb"
     res = CliRunner().invoke(main, ["simulate", GAME, "--games", str(N), "--players",
                                     str(PLAYERS), "--bots", BOTS, "--seed", "7", "--db", str(db),
@@ -162,7 +162,7 @@ def test_replay_rebuilds_the_game_and_matches_the_log(one_run, cli):
 def test_state_at_step_rebuilds_the_game_up_to_a_logged_move(one_run):
     """The Replay page's board: the state after move N is the seeded game replayed up to the
     decision that logged N; step 0 is the setup; the last step gives the stored final scores."""
-    from pipelines.replay import board_at_step, state_at_step
+    from pipelines.run.replay import board_at_step, state_at_step
     from pipelines.store import connect_read
 
     db, _ = one_run
@@ -203,8 +203,8 @@ def test_replay_of_an_unknown_game_id(one_run, cli):
 
 
 def test_a_failing_run_is_marked_failed(tmp_path, monkeypatch):
-    from pipelines import runner
-    from pipelines.plan import make_plan
+    from pipelines.run import execute as runner
+    from pipelines.run.plan import make_plan
     from pipelines.store import Store
 
     def boom(task):
@@ -219,8 +219,8 @@ def test_a_failing_run_is_marked_failed(tmp_path, monkeypatch):
 
 
 def test_an_interrupted_run_is_marked_failed(tmp_path, monkeypatch):
-    from pipelines import runner
-    from pipelines.plan import make_plan
+    from pipelines.run import execute as runner
+    from pipelines.run.plan import make_plan
     from pipelines.store import Store
 
     def interrupt(task):
@@ -249,7 +249,7 @@ def test_games_and_rules_commands(cli, tmp_path):
 
 def test_a_run_killed_part_way_and_resumed_has_each_game_once(tmp_path, cli, monkeypatch):
     """DESIGN.md invariant: a run killed part-way and resumed has each game exactly once."""
-    from pipelines import runner
+    from pipelines.run import execute as runner
     clean, broken = tmp_path / "clean.duckdb", tmp_path / "broken.duckdb"
     simulate(cli, clean, "--chunk-size", 2, games=6)
     real = runner.play_chunk

@@ -10,9 +10,9 @@ import duckdb
 import pytest
 
 from pipeline_helpers import dump
-from pipelines import runner
-from pipelines.plan import default_chunk_size, make_plan
-from pipelines.runner import _Pending, chunk_sizes, make_tasks, run_plan
+from pipelines.run import execute as runner
+from pipelines.run.plan import default_chunk_size, make_plan
+from pipelines.run.execute import _Pending, chunk_sizes, make_tasks, run_plan
 from pipelines.store import Store, connect_read
 from test_pipeline_store import _batch
 
@@ -159,7 +159,7 @@ def test_pending_chunks_are_written_at_least_every_interval():
 
 def test_bench_reports_the_writer_and_the_workers(tmp_path):
     """`delve bench` section 2: writer share (wall and CPU), writes, parent CPU, occupancy."""
-    from pipelines.bench import pipeline_run, report
+    from pipelines.bench.engine import pipeline_run, report
     row = pipeline_run("toy", games=6, workers=1, players=3)
     assert row.writes >= 2 and 0 < row.write_cpu_s <= row.parent_cpu_s + 0.05
     assert 0 < row.occupancy <= 1.05 and row.play_s > 0

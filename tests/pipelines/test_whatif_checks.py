@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from pipelines.design_checks import ablated_rules, catalogue, run_checks
+from pipelines.lab.design_checks import ablated_rules, catalogue, run_checks
 from pipelines.store import Store, connect_read
 
 from pipeline_helpers import glimmerdeep_ready

@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from pipelines.compare import compare
+from pipelines.lab.compare import compare
 from pipelines.store import connect_read
 
 from pipeline_helpers import glimmerdeep_ready

@@ -1,4 +1,4 @@
-"""The What-if form over the rules model (pipelines.rules_form): fields come from the pydantic
+"""The What-if form over the rules model (pipelines.lab.rules_form): fields come from the pydantic
 model with their types and constraints; changes become a TOML patch that loads like a variant
 file; values are parsed as TOML, never evaluated; errors name the path."""
 
@@ -11,7 +11,7 @@ import pytest
 import toygame
 from engine.core.errors import RulesError
 from engine.core.rules import diff
-from pipelines import rules_form as rf
+from pipelines.lab import rules_form as rf
 
 from pipeline_helpers import glimmerdeep_ready
 

@@ -12,10 +12,10 @@ import json
 import pytest
 
 from engine.core.errors import DelveError
-from pipelines.balance import balance_search, bounds, format_balance
-from pipelines.paired import games_for_width, grow_until_ci
+from pipelines.lab.balance import balance_search, bounds, format_balance
+from pipelines.run.pairing import games_for_width, grow_until_ci
 from pipelines.store import Store, connect_read
-from pipelines.sweep import max_deviation, parse_values, split_sets, sweep_table
+from pipelines.lab.sweep import max_deviation, parse_values, split_sets, sweep_table
 
 TWO = ("--players", 2, "--factions", "moles,badgers", "--bots", "random")
 KW = dict(n_players=2, bots="random", seed=3, factions="moles,badgers")

@@ -1,0 +1,117 @@
+"""`delve games`, `rules`, `runs`, `replay`, `check`: the games, their rules and the data."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import click
+
+from engine.core.errors import DelveError
+
+from .base import db_option
+
+
+@click.command()
+def games():
+    """The registered games: ids, player counts, factions and maps."""
+    from engine.core.registry import all_games
+    rows = []
+    for gid, game in sorted(all_games().items()):
+        try:
+            rules = game.load_rules().model
+            factions = ", ".join(game.factions(rules))
+            maps = ", ".join(game.maps(rules))
+        except DelveError as exc:
+            factions, maps = f"(rules do not load: {exc})", ""
+        rows.append((gid, game.title, ",".join(map(str, game.player_counts)), factions, maps))
+    click.echo(f"{'id':<20} {'title':<24} {'players':<9} factions | maps")
+    for gid, title, pc, factions, maps in rows:
+        click.echo(f"{gid:<20} {title:<24} {pc:<9} {factions} | {maps}")
+
+
+@click.command()
+@click.argument("game")
+@click.option("--variant", "variants", multiple=True, type=click.Path())
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE")
+@click.option("--diff-only", is_flag=True, help="Print only the differences from the base rules.")
+def rules(game, variants, sets, diff_only):
+    """The effective rules of GAME (JSON), the diff against the base rules and the rules hash."""
+    from engine.core.registry import get_game
+    from engine.core.rules import diff
+    g = get_game(game)
+    for v in variants:
+        if not Path(v).is_file():
+            raise DelveError(f"Variant file '{v}' (--variant) does not exist")
+    loaded = g.load_rules(variants=tuple(variants), sets=tuple(sets))
+    if not diff_only:
+        click.echo(json.dumps(loaded.model.model_dump(mode="json"), indent=2))
+    changes = diff(loaded.base_doc, loaded.doc)
+    click.echo(f"# rules hash: {loaded.hash}")
+    click.echo(f"# sources: {', '.join(_short(s) for s in loaded.sources)}")
+    if not changes:
+        click.echo("# no differences from the base rules")
+    for path, old, new in changes:
+        click.echo(f"~ {path}: {json.dumps(old)} -> {json.dumps(new)}")
+
+
+def _short(source: str) -> str:
+    from engine.core.rules import REPO_ROOT
+    try:
+        return str(Path(source).resolve().relative_to(REPO_ROOT))
+    except (ValueError, OSError):
+        return source
+
+
+@click.command()
+@db_option
+def runs(db):
+    """The runs in the database, newest first."""
+    from pipelines.store import connect_read
+    with connect_read(db) as con:
+        rows = con.execute("SELECT run_id, created_at, game, label, variant, rules_hash, n_games, "
+                           "games_done, status FROM runs ORDER BY created_at DESC").fetchall()
+    click.echo(f"{'run_id':<40} {'created':<19} {'game':<12} {'variant':<16} {'hash':<16} "
+               f"{'games':>11} status   label")
+    for rid, created, gm, label, variant, h, n, done, status in rows:
+        click.echo(f"{rid:<40} {str(created)[:19]:<19} {gm:<12} {variant:<16} {h:<16} "
+                   f"{f'{done or 0}/{n}':>11} {status:<8} {label or ''}")
+
+
+@click.command()
+@db_option
+@click.argument("run")
+@click.argument("game_id", type=click.IntRange(min=0))
+def replay(db, run, game_id):
+    """Replay game GAME_ID of RUN move by move, rebuilt from its seed, and check it against the
+    database.  RUN is a run id, a unique prefix of one, or 'latest'."""
+    from pipelines.run.replay import replay as do_replay
+    res = do_replay(db, run, game_id, echo=click.echo)
+    if res.ok:
+        click.echo(f"OK: {res.n_moves} moves replayed, identical to the database.")
+    else:
+        click.echo(f"MISMATCH in run {res.run_id} game {game_id}: {len(res.mismatches)} "
+                   f"difference(s); first: {res.mismatches[0]}", err=True)
+        sys.exit(1)
+
+
+@click.command()
+@db_option
+@click.argument("run", required=False)
+def check(db, run):
+    """Check the database contract's invariants (all runs, or RUN: an id, prefix or 'latest').
+    Exits 1 if any is violated."""
+    from pipelines.store.checks import run_checks
+    from pipelines.store import resolve_run
+    run_id = resolve_run(db, run)["run_id"] if run else None
+    results = run_checks(db, run_id)
+    for r in results:
+        mark = "ok  " if not r.violations else "FAIL"
+        extra = f"  ({r.violations} violations, e.g. {r.example})" if r.violations else ""
+        click.echo(f"{mark} {r.name:<22} {r.description}{extra}")
+    if any(r.violations for r in results):
+        sys.exit(1)
+
+
+COMMANDS = (games, rules, runs, replay, check)

@@ -1,0 +1,246 @@
+"""The single writer: how runs and their games are written to the database.
+
+The simulation never holds the file: every write is one short transaction (open, insert Arrow
+batches, commit, close) through `retrying_connect`.  The games completed since the last write are
+written in one transaction, so a reader sees each game either complete (games, players, moves,
+score events) or not at all, and `runs.games_done` always equals the games present.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import time
+from datetime import datetime, timezone
+from typing import Iterator
+
+import duckdb
+import pyarrow as pa
+
+from .connect import StoreError, check_db_path, connect_read, retrying_connect
+from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Store:
+    """The single writer.  Holds no connection between writes."""
+
+    def __init__(self, db: str | os.PathLike, *, lock_timeout: float = 300.0):
+        self.path = check_db_path(db)
+        self.lock_timeout = lock_timeout
+        self._ready = False
+        self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
+        self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
+        self.writes = 0      # write transactions
+
+    # -- connections -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One short write transaction: open (retrying on lock), yield, commit, close.
+
+        A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
+        back, so the games written before stay whole, and raises StoreError naming the file."""
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            if not self._ready:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = retrying_connect(str(self.path), read_only=False, timeout=self.lock_timeout)
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
+        try:
+            if not self._ready:
+                self._create(con)
+                self._ready = True
+            con.begin()
+            try:
+                yield con
+            except BaseException:
+                with contextlib.suppress(duckdb.Error):
+                    con.rollback()
+                raise
+            try:
+                con.commit()
+            except (duckdb.TransactionException, duckdb.FatalException) as exc:
+                # the commit's checkpoint (or a WAL) cannot be written, e.g. the disk is full:
+                # the file keeps its last checkpoint, without this transaction
+                raise self._io_error(exc) from None
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+            self.write_s += time.perf_counter() - t0
+            self.write_cpu_s += time.thread_time() - c0
+            self.writes += 1
+
+    def _io_error(self, exc: BaseException) -> StoreError:
+        text = " ".join(str(exc).split())
+        if isinstance(exc, OSError) and exc.strerror:
+            text = exc.strerror
+        return StoreError(f"Cannot write to database '{self.path}' (--db): {text}. The "
+                          f"transaction was rolled back: the games written before are intact.")
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        with connect_read(self.path, timeout=self.lock_timeout) as con:
+            yield con
+
+    def _create(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Create the tables, or bring an older database up to date: add the columns added
+        since (NULL in its old rows) and the primary keys.  Old rows are never rewritten, and
+        it is one transaction: a database that cannot be upgraded is left as it was."""
+        con.begin()
+        try:
+            for table, cols in SCHEMA.items():
+                key = PRIMARY_KEYS.get(table)
+                pk = f", PRIMARY KEY ({', '.join(key)})" if key else ""
+                con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # constants, not input
+                            + ", ".join(f"{n} {t}" for n, t in cols) + pk + ")")
+                have = {r[0] for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                    [table]).fetchall()}
+                for name, typ in cols:  # older databases get the added columns
+                    if name not in have:
+                        con.execute(f"ALTER TABLE {table} ADD COLUMN {name} {typ}")
+                if key and not con.execute(
+                        "SELECT count(*) FROM duckdb_constraints() WHERE table_name = ? "
+                        "AND constraint_type = 'PRIMARY KEY'", [table]).fetchone()[0]:
+                    self._add_key(con, table, key)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.rollback()
+            raise
+        con.commit()
+
+    def _add_key(self, con, table: str, key: tuple[str, ...]) -> None:
+        cols = ", ".join(key)
+        dup = con.execute(f"SELECT {cols}, count(*) FROM {table} GROUP BY ALL "
+                          f"HAVING count(*) > 1 LIMIT 1").fetchone()
+        if dup is not None:
+            example = ", ".join(f"{k}={v!r}" for k, v in zip(key, dup))
+            raise StoreError(
+                f"Database '{self.path}' (--db) was written by an older Delve without keys and "
+                f"its table '{table}' holds duplicate rows ({example}: {dup[-1]} times), so the "
+                f"key ({cols}) cannot be added. Nothing was changed: simulate into a new --db, or "
+                f"delete the duplicates of that run first.")
+        con.execute(f"ALTER TABLE {table} ADD PRIMARY KEY ({cols})")
+
+    def ensure_schema(self) -> None:
+        with self.write():
+            pass
+
+    # -- writes ------------------------------------------------------------------------------
+    @staticmethod
+    def _insert(con, table: str, data: pa.Table, run_id: str | None = None) -> None:
+        if data.num_rows == 0:
+            return
+        names = [n for n, _ in SCHEMA[table] if n in data.column_names]
+        con.register("delve_batch", data)
+        try:
+            if run_id is not None:
+                cols = ", ".join(["run_id", *names])
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT ?, {', '.join(names)} "
+                            f"FROM delve_batch", [run_id])
+            else:
+                cols = ", ".join(names)
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM delve_batch")
+        finally:
+            con.unregister("delve_batch")
+
+    def create_run(self, row: dict, *, map_cells: tuple[str, list] | None = None) -> None:
+        """Insert the run's row; with `map_cells` = (game id, cells), the game's map cells
+        not yet present in the same transaction (one write instead of two)."""
+        row = dict(row)
+        row.setdefault("created_at", _now())
+        row.setdefault("status", "running")
+        row.setdefault("games_done", 0)
+        for key in ("rules", "config", "sets"):
+            if key in row and not isinstance(row[key], str):
+                row[key] = json.dumps(row[key], sort_keys=True)
+        cols = [n for n, _ in SCHEMA["runs"] if n in row]
+        data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
+        with self.write() as con:
+            self._insert(con, "runs", data)
+            if map_cells is not None:
+                self._map_cells(con, *map_cells)
+
+    def write_batch(self, run_id: str, batch: dict[str, pa.Table], *,
+                    finish: dict | None = None) -> int:
+        """Write the games of one or more chunks (all four tables) in one transaction; returns
+        games written.  `finish` (status, error, wall_s: the arguments of `finish_run`) also
+        ends the run in the same transaction, so the last games and the run's status are
+        written together (one write instead of two)."""
+        n = batch["games"].num_rows
+        with self.write() as con:
+            for table in BATCH_TABLES:
+                try:
+                    self._insert(con, table, batch[table], run_id)
+                except duckdb.ConstraintException as exc:
+                    raise StoreError(
+                        f"Run '{run_id}' already has some of these games in '{self.path}' "
+                        f"({' '.join(str(exc).split())}): is another process resuming the same "
+                        f"run? Nothing of this chunk was written.") from None
+            con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ? WHERE run_id = ?",
+                        [n, run_id])
+            if finish is not None:
+                self._finish(con, run_id, **finish)
+        return n
+
+    def finish_run(self, run_id: str, status: str, *, error: str | None = None,
+                   wall_s: float | None = None) -> None:
+        with self.write() as con:
+            self._finish(con, run_id, status, error=error, wall_s=wall_s)
+
+    @staticmethod
+    def _finish(con, run_id: str, status: str, *, error: str | None = None,
+                wall_s: float | None = None) -> None:
+        con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
+                    "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+
+    def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None) -> set[int]:
+        """Mark a run 'running' again; returns the game ids it already has (each complete).
+        `map_cells` as in `create_run`."""
+        with self.write() as con:
+            if map_cells is not None:
+                self._map_cells(con, *map_cells)
+            con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
+                        "WHERE run_id = ?", [run_id])
+            done = {r[0] for r in con.execute("SELECT game_id FROM games WHERE run_id = ?",
+                                              [run_id]).fetchall()}
+            con.execute("UPDATE runs SET games_done = ? WHERE run_id = ?", [len(done), run_id])
+        return done
+
+    def ensure_map_cells(self, game_id: str, cells) -> int:
+        """Insert the map cells of maps not yet present for this game; returns rows written."""
+        if not cells:
+            return 0
+        with self.write() as con:
+            return self._map_cells(con, game_id, cells)
+
+    def _map_cells(self, con, game_id: str, cells) -> int:
+        if not cells:
+            return 0
+        have = {r[0] for r in con.execute(
+            "SELECT DISTINCT map FROM map_cells WHERE game = ?", [game_id]).fetchall()}
+        new = [c for c in cells if c.map not in have]
+        if not new:
+            return 0
+        data = to_arrow("map_cells", {
+            "game": [game_id] * len(new), "map": [c.map for c in new],
+            "cell": [c.cell for c in new], "x": [c.x for c in new], "y": [c.y for c in new],
+            "kind": [c.kind for c in new]})
+        self._insert(con, "map_cells", data)
+        return len(new)
+
+    # -- reads -------------------------------------------------------------------------------
+    def run_row(self, run_id: str) -> dict | None:
+        with self.read() as con:
+            cur = con.execute("SELECT * FROM runs WHERE run_id = ?", [run_id])
+            row = cur.fetchone()
+            if row is None:
+                return None
+            return dict(zip([d[0] for d in cur.description], row))
