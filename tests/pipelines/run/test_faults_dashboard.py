@@ -9,7 +9,7 @@ from pathlib import Path
 
 from faults_helpers import counts, run_state, start, wait_for_games
 
-APP = Path(__file__).resolve().parents[2] / "dashboard" / "app.py"
+APP = Path(__file__).resolve().parents[3] / "dashboard" / "app.py"
 
 
 def _texts(at) -> str:

@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]  # tests/pipelines: toygame.py
 
 WRITER = ("import sys; sys.path.insert(0, {here!r}); import toygame; "
           "from delve.cli import main; main()")
