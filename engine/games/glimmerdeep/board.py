@@ -281,3 +281,32 @@ def components(board: Board, mask: int) -> list[int]:
         out.append(comp)
         mask &= ~comp
     return out
+
+
+def outpost_mask(board: Board) -> int:
+    """The trade-route outposts' spaces as one mask."""
+    m = 0
+    for c in board.outposts:
+        m |= 1 << c
+    return m
+
+
+def settlement_component(board: Board, exc: int) -> int:
+    """The excavated spaces joined to the starting settlement by side-adjacent excavated
+    spaces (an "uninterrupted path", Appendix B)."""
+    comp = board.settlement & exc
+    while True:
+        nxt = board.grow(comp) & exc
+        if nxt == comp:
+            return comp
+        comp = nxt
+
+
+def connected_outposts(board: Board, exc: int) -> int:
+    """Bitmask over outposts reached by an uninterrupted excavated path from the settlement."""
+    reach = board.grow(settlement_component(board, exc))
+    out = 0
+    for j, c in enumerate(board.outposts):
+        if reach >> c & 1:
+            out |= 1 << j
+    return out

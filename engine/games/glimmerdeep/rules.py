@@ -201,3 +201,10 @@ class GlimmerdeepRules(RulesModel):
         if not any(s.copies for s in self.shapes):
             raise ValueError("shapes: the excavation deck is empty (every copies = 0)")
         return self
+
+
+def choice_catalogue(rules) -> list[tuple[str, str]]:
+    """The rules entries players choose (for design checks): the workshop and forge cards.
+    Excavation shapes are drawn and solo market cards revealed, not chosen."""
+    return ([("workshops", c.id) for c in rules.workshops]
+            + [("forges", c.id) for c in rules.forges])

@@ -5,7 +5,7 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.games.glimmerdeep.board import bits
 from engine.games.glimmerdeep.economy import PayOptions, settle
-from engine.games.glimmerdeep.play import connected_outposts
+from engine.games.glimmerdeep.board import connected_outposts
 from engine.games.glimmerdeep import scoring
 
 
@@ -244,7 +244,7 @@ def test_market_adjustment(make_state):
     s = make_state()
     row = list(s.market["forge"])
     deck = list(s.decks["forge"])
-    from engine.games.glimmerdeep.play import _t_market_adjust
+    from engine.games.glimmerdeep.round import t_market_adjust as _t_market_adjust
     _t_market_adjust(s, ("market_adjust",))
     assert s.market["forge"] == [deck[-2], deck[-1], row[0], row[1]]
 

@@ -15,7 +15,8 @@ import pytest
 from engine.core.protocol import Seat
 from engine.core.registry import get_game
 from engine.games.glimmerdeep.board import build_board, footprints, rectangle_fit
-from engine.games.glimmerdeep.play import KINDS, _dig_options
+from engine.games.glimmerdeep.construction import KINDS
+from engine.games.glimmerdeep.excavation import dig_options as _dig_options
 
 
 def plain_dig_options(s, p, masks):
