@@ -55,13 +55,15 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         p = s.players[seat]
         base = evaluate(s, seat)
         ctx = _DigContext(s, p)
-        return [base + ctx.value(a[1]) if a[0] == "dig" else base for a in actions]
-    out = []
-    for a in actions:
-        nxt = s.clone()
-        nxt.apply_legal(a, actions)  # `actions` are this very state's legal actions
-        out.append(evaluate(nxt, seat))
-    return out
+        return [base + ctx.value(a[1]) if a[0] == "dig" else base if a[0] == "skip"
+                else _lookahead(s, seat, a, actions) for a in actions]
+    return [_lookahead(s, seat, a, actions) for a in actions]
+
+
+def _lookahead(s, seat: int, a, actions) -> float:
+    nxt = s.clone()
+    nxt.apply_legal(a, actions)  # `actions` are this very state's legal actions
+    return evaluate(nxt, seat)
 
 
 class _DigContext:

@@ -126,6 +126,8 @@ class Construction:
 def t_construction(s, task) -> None:
     s.phase = "construction"
     s.passed = set()
+    for p in s.players:
+        p.activated = set()   # a new phase: "activated only once per phase"
     s.stack.append(("construct", s.first_seat))
 
 

@@ -102,6 +102,8 @@ def l_excavate(s, frame):
     if alts:  # the same spaces through another shape are the same decision (first kept)
         opts = list(dict.fromkeys(opts + [a for alt in alts
                                           for a in dig_options(s, p, s.static.placements[alt])]))
+    if frame[3] == "card":  # the excavation phase: "at any time" abilities come before the card
+        opts.extend(hook.anytime_extras(s, p))
     opts.append(("skip",))
     return opts
 
@@ -109,6 +111,9 @@ def l_excavate(s, frame):
 def a_excavate(s, frame, action):
     if action[0] == "dig":
         s.excavate(s.players[frame[1]], action[1], frame[3])
+    elif action[0] != "skip":  # an "at any time" ability: the card waits for it
+        s.stack.append(frame)
+        s.hooks[frame[1]].apply_extra(s, s.players[frame[1]], action)
 
 
 def l_space(s, frame):

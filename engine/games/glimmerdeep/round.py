@@ -92,6 +92,7 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
 def t_round_start(s: GlimmerdeepState, task) -> None:
     s.phase = "excavation"
     for seat in s.turn_order():
+        s.players[seat].activated = set()   # a new phase: "activated only once per phase"
         s.hooks[seat].round_start(s, s.players[seat])
 
 

@@ -39,7 +39,7 @@ class Player:
         self.vp = 0                   # the VP track
         self.traits: list[str] = []   # chosen trait ids
         self.used: set[str] = set()   # once-per-game abilities spent
-        self.activated: set[str] = set()  # activated this production phase
+        self.activated: set[str] = set()  # activated this phase ("One time per phase")
         self.flips = 0                # excavation cards flipped (Snowy Summit)
         self.peak: int | None = None  # Snowy Summit number, doubled (+1 for the "1/2")
         self.deck: list[str] = []     # personal excavation deck (hidden order)
