@@ -67,25 +67,27 @@ def t_excavation_end(s, task) -> None:
 
 # ====================================================================== frames
 def dig_options(s, p: Player, masks) -> list[tuple]:
-    """The placements of a shape that touch the player's reach, avoid forbidden spaces and
-    mark at least one new space; placements gaining the same new spaces are one decision.
+    """The placements of a shape whose new spaces (not yet excavated, not forbidden to this
+    player) include one in the player's reach ("The first space must be adjacent to a space
+    that has already been excavated"; the whole map with reach_anywhere); placements gaining
+    the same new spaces are one decision.  A placement may pass over forbidden spaces (a
+    Gemwarden's gems), as over excavated ones, and excavates the rest ("Can skip"); with the
+    switch `game.shapes_skip_unexcavatable` off it may not touch them.
 
-    Only placements covering a *frontier* space (reachable, not yet excavated, not forbidden)
-    qualify: a placement is connected, so if it touches the reach (the excavation and its
-    neighbours, or the whole map) and marks a new space, one of its new spaces is on the
-    frontier.  The tests run on all placements at once (numpy); the selected placements keep
-    their order, so the options keep theirs (first placement gaining each set of spaces).
-    The last answer per shape is remembered (a bot that looks before it moves asks twice)."""
-    extra = s.hooks[p.seat].forbidden(s, p)  # placements already avoid the map's blocked spaces
+    The placements never hold the map's blocked spaces (board.placements_of drops them).  The
+    tests run on all placements at once (numpy); the selected placements keep their order, so
+    the options keep theirs (first placement gaining each set of spaces).  The last answer per
+    shape is remembered (a bot that looks before it moves asks twice)."""
+    extra = s.hooks[p.seat].forbidden(s, p)
     reach = s.reach(p)
     table = placement_table(masks)
     inputs = (p.exc, extra, reach)
     last = table.last  # read once: the table may be shared by threads
     if last[0] == inputs:
         return list(last[1])
-    keep = ~p.exc
-    pick = table.touching(reach & keep & ~(s.static.board.blocked | extra))
-    if extra:
+    keep = ~p.exc & ~extra
+    pick = table.touching(reach & keep & ~s.static.board.blocked)
+    if extra and not s.static.skip:
         pick &= ~table.touching(extra)
     news = dict.fromkeys((table.objects[pick] & keep).tolist())
     news.pop(0, None)

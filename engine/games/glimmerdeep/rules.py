@@ -134,6 +134,9 @@ class Game(RulesModel):
     workshop_footprint: tuple[int, int]
     forge_footprint: tuple[int, int]
     substitutions: dict[Resource, tuple[Resource, ...]]  # resource -> what it may pay for
+    # "Can skip": a shape may pass over spaces the player cannot excavate (bioluminescent,
+    # outposts, a Gemwarden's gems) and excavate the rest; False: such placements are refused.
+    shapes_skip_unexcavatable: bool = True
     payment_order: tuple[Resource, ...]         # cheapest first, used to settle payments
 
 

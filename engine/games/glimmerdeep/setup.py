@@ -29,7 +29,7 @@ class _Static:
     """What does not change during a game: board, shapes, cards, market costs."""
 
     __slots__ = ("rules", "board", "shapes", "cards", "extra", "footprint", "placements",
-                 "categories", "fits", "outposts", "labels")
+                 "categories", "fits", "outposts", "labels", "skip")
 
     def __init__(self, rules, map_id: str):
         self.rules = rules
@@ -41,7 +41,10 @@ class _Static:
         self.extra = tuple(EXTRA[e] for e in rules.market.extra_costs)
         self.footprint = {"workshop": footprints(self.board, tuple(rules.game.workshop_footprint)),
                           "forge": footprints(self.board, tuple(rules.game.forge_footprint))}
-        self.placements = {sid: shape_placements(self.board, s) for sid, s in self.shapes.items()}
+        # "Can skip": a placement may pass over spaces that cannot be excavated (switchable).
+        self.skip = rules.game.shapes_skip_unexcavatable
+        self.placements = {sid: shape_placements(self.board, s, skip_blocked=self.skip)
+                           for sid, s in self.shapes.items()}
         self.fits = {"workshop": rectangle_fit(self.board, tuple(rules.game.workshop_footprint)),
                      "forge": rectangle_fit(self.board, tuple(rules.game.forge_footprint))}
         self.outposts = outpost_mask(self.board)
