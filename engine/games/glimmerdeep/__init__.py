@@ -8,7 +8,7 @@ from engine.core.protocol import Game
 from engine.core.registry import register
 
 from . import bots, scoring
-from .rules import GlimmerdeepRules, choice_catalogue
+from .rules import EARLIER_READINGS, GlimmerdeepRules, choice_catalogue
 from .setup import PLAYER_COUNTS, check_setup, factions, maps, new_game
 from .state import invariants
 from .view import board_view, map_cells, observe
@@ -30,5 +30,7 @@ GAME = register(Game(
     max_rounds=lambda rules: rules.game.rounds,
     invariants=invariants,
     board_view=board_view,
-    extra={"choice_catalogue": choice_catalogue},
+    extra={"choice_catalogue": choice_catalogue,
+           # rules variants `python -m engine.core.fingerprint` covers besides the base game
+           "fingerprint_sets": [(), EARLIER_READINGS]},
 ))

@@ -206,6 +206,17 @@ class GlimmerdeepRules(RulesModel):
         return self
 
 
+# The readings issue 11 replaced, each a switch in the rules data (RULES.md, "Readings of
+# issue 11"): `--set` these to play the earlier readings.  The fingerprint covers them.
+EARLIER_READINGS = (
+    "game.shapes_skip_unexcavatable=false",
+    "factions.dustwhiskers.calling.unique_spaces_break_clusters=0",
+    'factions.dustwhiskers.traits.dustwhiskers_3r.params.kinds="dirt,any"',
+    'factions.nightbarons.traits.nightbarons_1l.params.deck_top_counts_as="none"',
+    "factions.deepdelvers.calling.sheet_adjacent=0",
+)
+
+
 def choice_catalogue(rules) -> list[tuple[str, str]]:
     """The rules entries players choose (for design checks): the workshop and forge cards.
     Excavation shapes are drawn and solo market cards revealed, not chosen."""
