@@ -13,11 +13,14 @@ it (valued by the exact win chance of the event-die rolls).
 
 from __future__ import annotations
 
+from engine.core.cache import PerRulesCache
+
 from . import cards as C
+from .cards import CardTables
 from .colony_cards import missing
 from .state import NC
 from .view import hidden_slots, _get
-from .zone import BIT, OPP
+from .zone import OPP
 
 W_CARD = 12.0          # a completed colony card
 W_SLOT = 2.0           # a colony-card slot still to fill
@@ -41,32 +44,53 @@ def mods_value(v) -> float:
     return sum(w * v[i] for i, w in MOD_VALUE.items())
 
 
+class _Values:
+    """Per rules: what each trait and equipment card is worth to its holder."""
+
+    def __init__(self, rules, _key=None):
+        t = CardTables(rules)
+        self.trait = (None, tuple(mods_value(v) for v in t.trait_mods[1]),
+                      tuple(mods_value(v) for v in t.trait_mods[2]))
+        self.equip_base = tuple(mods_value(v) for v in t.equip_mods)
+        per = []
+        for u in t.equip_use:
+            per.append(0.0 if u is None else USE_VALUE[u.kind] * (u.amount or u.range or 2) / 4)
+        self.equip_per_use = tuple(per)
+        self.charges = t.equip_charges
+
+
+values_for = PerRulesCache(_Values)
+
+
 def equipment_value(s, card: int, uses: int = 0) -> float:
-    t = s.st.cards
-    v = mods_value(t.equip_mods[card])
-    u = t.equip_use[card]
-    if u is not None:
-        ch = t.equip_charges[card]
-        left = 4 if ch == 0 else max(0, ch - uses)
-        per = USE_VALUE[u.kind] * (u.amount or u.range or 2) / 2
-        v += per * min(left, 4) * 0.5
-    return v
+    val = values_for(s.rules, None)
+    ch = val.charges[card]
+    left = 4 if ch == 0 else max(0, min(4, ch - uses))
+    return val.equip_base[card] + val.equip_per_use[card] * left
 
 
 def trait_value(s, kind: int, card: int) -> float:
-    return mods_value(s.st.cards.trait_mods[kind][card])
+    return values_for(s.rules, None).trait[kind][card]
+
+
+_DIST_MEMO: dict = {}       # (open sides of every cell, bag empty, start) -> distances
 
 
 def distances(s, start: int) -> list[int]:
     """Steps from `start` along connected tiles; an empty space next to an open side is one
     step further (it would be discovered) and, while tiles are left, a dead end of the search;
-    the worker's own cell counts as open on all sides if it has no tile yet."""
-    zone = s.st.zone
-    nbr = zone.nbr
-    mask = s.mask
-    tile = s.tile
+    the worker's own cell counts as open on all sides if it has no tile yet.  Memoised on the
+    board itself (the open sides of every cell), so every lookahead on one board shares it."""
     empty_open = not any(s.bag)
-    dist = [-1] * zone.n_cells
+    key = (bytes(s.mask), empty_open, start)
+    hit = _DIST_MEMO.get(key)
+    if hit is not None:
+        return hit
+    if len(_DIST_MEMO) > 20000:
+        _DIST_MEMO.clear()
+    nbr = s.st.zone.nbr
+    mask = s.mask
+    dist = [-1] * len(mask)
     dist[start] = 0
     frontier = [start]
     k = 0
@@ -74,22 +98,24 @@ def distances(s, start: int) -> list[int]:
         k += 1
         nxt = []
         for c in frontier:
-            m = mask[c] if tile[c] >= 0 else 15
+            m = mask[c] or 15
             row = nbr[c]
-            for d in range(4):
-                if not m & BIT[d]:
+            for d in (0, 1, 2, 3):
+                if not m >> d & 1:
                     continue
                 nb = row[d]
                 if nb < 0 or dist[nb] >= 0:
                     continue
-                if tile[nb] < 0:
+                mn = mask[nb]
+                if not mn:
                     dist[nb] = k
                     if empty_open:
                         nxt.append(nb)
-                elif mask[nb] & BIT[OPP[d]]:
+                elif mn >> OPP[d] & 1:
                     dist[nb] = k
                     nxt.append(nb)
         frontier = nxt
+    _DIST_MEMO[key] = dist
     return dist
 
 
@@ -125,7 +151,6 @@ def evaluate(s, seat: int) -> float:
     if not s.alive[seat]:
         return v - W_ALIVE
     v += W_ALIVE
-    t = s.st.cards
     for kind, card in s.traits[seat]:
         v += 0.3 * trait_value(s, kind, card)
     for slot, card in enumerate(s.equip[seat]):

@@ -48,31 +48,35 @@ def pick(s, frame, a) -> None:
 
 def needs(s, seat: int, colour: int) -> bool:
     """Whether a gem of `colour` can still go on the seat's colony card."""
-    card = s.card[seat]
-    if card < 0:
+    if s.card[seat] < 0:
         return False
-    cost = s.st.cards.colony_cost[card]
-    base = seat * NC
-    if s.oncard[base + colour] < cost[colour]:
-        return True
-    return overflow(s, seat, cost) < cost[WILD]
+    miss = missing(s, seat)
+    return miss[colour] > 0 or miss[WILD] > 0
 
 
-def overflow(s, seat: int, cost) -> int:
-    """Gems on the card beyond their colour's slots (they fill wildcard slots)."""
-    base = seat * NC
-    return sum(max(0, s.oncard[base + c] - cost[c]) for c in range(NC))
+NOTHING = (0,) * (NC + 1)
 
 
 def missing(s, seat: int) -> tuple[int, ...]:
-    """What the seat's card still needs: per colour, then wildcard slots (all 0: no card)."""
+    """What the seat's card still needs: per colour, then wildcard slots (all 0: no card).
+    A gem beyond its colour's slots fills a wildcard slot."""
     card = s.card[seat]
     if card < 0:
-        return (0,) * (NC + 1)
+        return NOTHING
     cost = s.st.cards.colony_cost[card]
-    base = seat * NC
-    out = [max(0, cost[c] - s.oncard[base + c]) for c in range(NC)]
-    out.append(cost[WILD] - overflow(s, seat, cost))
+    on = s.oncard
+    b = seat * NC
+    out = []
+    over = 0
+    for c in range(NC):
+        x = on[b + c]
+        k = cost[c]
+        if x < k:
+            out.append(k - x)
+        else:
+            out.append(0)
+            over += x - k
+    out.append(cost[WILD] - over)
     return tuple(out)
 
 

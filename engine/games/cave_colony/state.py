@@ -159,12 +159,10 @@ class CaveState(FrameMachine):
     def refresh_mods(self, seat: int) -> None:
         """The seat's worker modifiers: traits + equipment passives + colony rewards."""
         t = self.st.cards
-        v = self.colony_mods[seat]
-        for kind, i in self.traits[seat]:
-            v = C.add(v, t.trait_mods[kind][i])
-        for i in self.equip[seat]:
-            v = C.add(v, t.equip_mods[i])
-        self.mods[seat] = v
+        vecs = [self.colony_mods[seat]]
+        vecs.extend(t.trait_mods[kind][i] for kind, i in self.traits[seat])
+        vecs.extend(t.equip_mods[i] for i in self.equip[seat])
+        self.mods[seat] = vecs[0] if len(vecs) == 1 else tuple(map(sum, zip(*vecs)))
 
     def gain_oxygen(self, seat: int, n: int) -> int:
         """Up to `n` oxygen from the supply, no more than the worker's maximum."""

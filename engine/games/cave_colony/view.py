@@ -32,27 +32,41 @@ from .state import NC
 
 
 def hidden_slots(s, seat: int) -> dict[int, list[tuple]]:
+    """Every hidden slot of each kind of card, as refs (see above)."""
+    out = {k: [("deck", k, p) for p in _unknown(s, k, seat)] for k in range(5)}
+    for k, refs in _hidden_off_deck(s, seat).items():
+        out[k].extend(refs)
+    return out
+
+
+def _unknown(s, k: int, seat: int) -> list[int]:
     bit = 1 << seat
-    out: dict[int, list[tuple]] = {k: [] for k in range(5)}
-    for k in range(5):
-        out[k] = [("deck", k, p) for p, m in enumerate(s.known[k]) if not m & bit]
+    return [p for p, m in enumerate(s.known[k]) if not m & bit]
+
+
+def _hidden_off_deck(s, seat: int) -> dict[int, list[tuple]]:
+    """The hidden slots outside the decks: others' colony cards and equipment, the cards in
+    pending draws."""
+    out: dict[int, list[tuple]] = {}
     for t in range(s.n):
         if t == seat:
             continue
         if s.card[t] >= 0 and not s.card_up[t]:
-            out[C.COLONY].append(("card", t))
+            out.setdefault(C.COLONY, []).append(("card", t))
+        up = s.eq_up[t]
         for slot in range(len(s.equip[t])):
-            if not s.eq_up[t] >> slot & 1:
-                out[C.EQUIPMENT].append(("equip", t, slot))
+            if not up >> slot & 1:
+                out.setdefault(C.EQUIPMENT, []).append(("equip", t, slot))
     for fi, fr in enumerate(s.stack):
         kind, who = fr[0], fr[1]
         if kind == "trait_pick":
+            refs = out.setdefault(fr[2], [])
             if who != seat:
-                out[fr[2]].append(("frame", fi, 3))
-            out[fr[2]].append(("frame", fi, 4))
+                refs.append(("frame", fi, 3))
+            refs.append(("frame", fi, 4))
         elif kind in ("colony_pick", "equip_pick") and who != seat:
             deck = C.COLONY if kind == "colony_pick" else C.EQUIPMENT
-            out[deck].extend(("frame", fi, 2, j) for j in range(len(fr[2])))
+            out.setdefault(deck, []).extend(("frame", fi, 2, j) for j in range(len(fr[2])))
     return out
 
 
@@ -88,14 +102,26 @@ def _set(s, ref, value) -> None:
 
 
 def _refill(s, seat: int, arrange) -> None:
-    for k, refs in hidden_slots(s, seat).items():
-        if not refs:
+    """Fill every hidden slot with `arrange(sorted pool of its kind)`, slot by slot in the
+    order of `hidden_slots`."""
+    extra = _hidden_off_deck(s, seat)
+    for k in range(5):
+        pos = _unknown(s, k, seat)
+        refs = extra.get(k, ())
+        if not pos and not refs:
             continue
-        pool = arrange(sorted(_get(s, r) for r in refs))
-        for r, v in zip(refs, pool):
+        deck = s.deck[k]
+        pool = [deck[p] for p in pos]
+        pool.extend(_get(s, r) for r in refs)
+        pool.sort()
+        pool = arrange(pool)
+        for p, v in zip(pos, pool):
+            deck[p] = v
+        for r, v in zip(refs, pool[len(pos):]):
             _set(s, r, v)
-    for t in range(s.n):
-        s.refresh_mods(t)
+    if C.EQUIPMENT in extra:
+        for t in range(s.n):
+            s.refresh_mods(t)
 
 
 def observe(state, seat: int):
