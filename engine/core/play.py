@@ -68,4 +68,10 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     players = [{"seat": r.seat, "faction": seats[r.seat].faction, "bot": seats[r.seat].bot,
                 "score": r.score, "rank": r.rank, "won": r.won,
                 "ability": abilities[r.seat] if abilities else None} for r in results]
+    # The cards a seat held during the game, if the game declares them: per seat a list of
+    # (kind, card id) (the cave colony's traits and equipment), stored as space-separated ids.
+    held = getattr(state, "held_cards", None)
+    if held is not None:
+        for p in players:
+            p["held_cards"] = " ".join(c for _kind, c in held[p["seat"]])
     return GameRecord(row, players, state.log.moves(), state.log.scores())

@@ -10,7 +10,8 @@ from .connect import connect_read
 SQL_DIR = Path(__file__).with_name("sql")
 CHECKS = {
     "score_sums": "sum(score_events.points) = players.score for every seat",
-    "done_games_complete": "every game of a done run has its players, moves and score events",
+    "done_games_complete": "every game of a done run has its players, moves and score events "
+                           "(none if nobody scored)",
     "games_once": "each game of a run stored exactly once",
     "move_cells_on_map": "every moves.cell is a space of its map in map_cells",
 }

@@ -31,6 +31,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seat", "INTEGER"),
         ("faction", "VARCHAR"), ("bot", "VARCHAR"), ("score", "INTEGER"), ("rank", "INTEGER"),
         ("won", "BOOLEAN"), ("ability", "VARCHAR"),
+        ("held_cards", "VARCHAR"),  # cards the seat held, space-separated ids (Game state.held_cards)
     ),
     "moves": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"), ("round", "INTEGER"),
