@@ -11,7 +11,8 @@ since an order only opens further decisions); every other decision is a one-step
 from __future__ import annotations
 
 from . import scoring
-from .play import ACT_KINDS, activation_groups, buildable, build_sites
+from .activate import ACT_KINDS, activation_groups
+from .build import build_sites, buildable
 
 TRACK_VALUE = 0.35     # one Money, Food or Material
 TG_VALUE = 0.45

@@ -20,6 +20,7 @@ Activation = Literal["harvest", "mine", "entertain", "trade", "move", "build", "
                      "consultant", "none"]
 Side = Literal["N", "E", "S", "W"]
 
+PLAYER_COUNTS = (2, 3, 4)        # "Game Concept": for 2-4 players
 TERRAINS = ("greenery", "mine", "residential", "water", "magma", "tech", "social")
 COLOURS = ("yellow", "red", "green", "blue")
 

@@ -1,6 +1,6 @@
 """The Special Abilities, Corporations' Focus (advanced) and the rules data."""
 
-from engine.games.underhaven.play import open_slots
+from engine.games.underhaven.turn import open_slots
 
 from uh_helpers import explore, only, put
 
@@ -70,7 +70,7 @@ def test_trade_three_resources_for_a_power_token_once_per_round(make_state):
     s.apply(("pt_trade",))
     assert p.pt == 1 and sum(p.res) == 1
     assert ("pt_trade",) not in s.legal_actions()
-    from engine.games.underhaven.play import _t_turn
+    from engine.games.underhaven.turn import _t_turn
     _t_turn(s, ("turn", 0))                   # the next round
     assert "pt_trade" not in p.used
 

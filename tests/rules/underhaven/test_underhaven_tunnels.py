@@ -4,7 +4,7 @@ tile (rulebook "Game Components", "Game Setup" 3 D and 6, "Move", "Building Conn
 
 from engine.core.protocol import Seat
 from engine.games.underhaven import scoring
-from engine.games.underhaven.play import activation_groups
+from engine.games.underhaven.activate import activation_groups
 
 from uh_helpers import explore, only, put
 
