@@ -7,15 +7,19 @@ from __future__ import annotations
 
 from . import focus
 from .payment import pay
-from .specialists import cheapest, source_options, spec_need, take_source
+from .activate import operate
+from .specialists import SUPERS, source_options, spec_need, take_source
 
 
 def start_build(s, p) -> None:
-    """A Build order: one build, or two with finished Construction Molds ("Build x2, -2 Money")."""
-    molds = [s.st.b[s.bld[sp]].build_twice_money for sp in s.owned(p.seat)
-             if s.done[sp] and s.st.b[s.bld[sp]].build_twice_money >= 0]
-    if molds:                        # Construction Molds: "Build x2, -2 Money"
-        s.stack.append(("build", p.seat, min(molds), "second"))
+    """A Build order: one build, or two with finished Construction Molds ("Build x2, -2
+    Money"; with Energy: "a building costs 1 Energy to activate, you can only Build x 2 if
+    you have Energy. Upon activation, you also gain 2 Energy")."""
+    b = s.st.b
+    molds = [sp for sp in s.owned(p.seat) if s.done[sp] and b[s.bld[sp]].build_twice_money >= 0]
+    molds.sort(key=lambda sp: b[s.bld[sp]].build_twice_money)
+    if molds and operate(s, p, b[s.bld[molds[0]]]):
+        s.stack.append(("build", p.seat, b[s.bld[molds[0]]].build_twice_money, "second"))
         s.stack.append(("build", p.seat, 0, "first"))   # paid with the second build
     else:
         s.stack.append(("build", p.seat))
@@ -40,42 +44,53 @@ def _workforce_ok(s, p, bd, site: int, pros_used: int) -> bool:
 
 
 def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None, pros_used=0,
-                   skip=None, owed=None) -> bool:
-    """Whether the build can be completed, sourcing each remaining specialist the cheapest
-    way (own, the once-per-turn skip, a professional, then the cheapest paid source).
-    `owed`: the deferred cost of the first Construction Molds build, paid together."""
-    pros = _build_plan(s, p, bd, extra_money, extra_pt, colours, pros_used, skip, owed)
+                   skip=None, owed=None, used=(), free=None) -> bool:
+    """Whether the build can be completed: some way of sourcing each remaining specialist
+    keeps it payable and leaves the workforce.  `owed`: the deferred cost of the first
+    Construction Molds build, paid together; `used`: the Supers already serving this build."""
+    pros = _build_plan(s, p, bd, extra_money, extra_pt, colours, pros_used, skip, owed, used,
+                       free)
     return pros is not None and _workforce_ok(s, p, bd, site, pros)
 
 
 def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, skip=None,
-                owed=None) -> int | None:
-    """The part of `build_feasible` that does not depend on the site: the professionals used
-    once each remaining specialist is sourced the cheapest way, or None when a specialist
-    cannot be sourced or the build cannot be paid."""
-    colours = spec_need(s, p, bd) if colours is None else colours
+                owed=None, used=(), free=None) -> int | None:
+    """The part of `build_feasible` that does not depend on the site: the fewest
+    professionals used over every way of sourcing the remaining specialists that keeps the
+    build payable (each Super serves one skill of a build, the skip ability one skill, a free
+    hire one hire), or None when there is none.  No specialist is ever granted for free."""
+    colours = spec_need(s, p, bd) if colours is None else list(colours)
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
-    money, pt, pros = extra_money, extra_pt, pros_used
-    for c in colours:
-        opts = source_options(s, p, c)
-        kinds = {o[0] for o in opts}
-        if "own" in kinds:
-            continue
-        if skip:
-            skip = False
-            continue
-        if "pro" in kinds and p.pros_free - pros > 0:
-            pros += 1
-            continue
-        paid = [o for o in opts if o[0] not in ("own", "pro", "skip")]
-        if not paid:
-            return None
-        m, t = cheapest(paid)
-        money += m
-        pt += t
-    cost = _merge(_build_cost(s, p, bd, money, pt), owed)
-    return pros if s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None else None
+    n = len(colours)
+    best = [None]
+
+    def go(i, money, pt, pros, used, skip, free):
+        if best[0] is not None and pros >= best[0]:
+            return
+        if i == n:
+            cost = _merge(_build_cost(s, p, bd, money, pt), owed)
+            if s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None:
+                best[0] = pros
+            return
+        for src, arg, m, t in source_options(s, p, colours[i], used, skip):
+            if src == "pro":
+                if p.pros_free - pros > 0:
+                    go(i + 1, money, pt, pros + 1, used, skip, free)
+            elif src in SUPERS:
+                go(i + 1, money + m, pt + t, pros, used + (arg,), skip, free)
+            elif src == "skip":
+                go(i + 1, money, pt, pros, used, False, free)
+            elif src == "hire" and free > 0:
+                go(i + 1, money, pt, pros, used, skip, free - 1)
+            else:
+                go(i + 1, money + m, pt + t, pros, used, skip, free)
+            if best[0] == pros_used:
+                return
+
+    go(0, extra_money, extra_pt, pros_used, tuple(used), skip,
+       p.free_hires if free is None else free)
+    return best[0]
 
 
 def _build_cost(s, p, bd, money: int, pt: int) -> tuple[int, int, int, int, int]:
@@ -153,46 +168,58 @@ def _a_build(s, frame, action):
         return
     bid, site = action[1], action[2]
     bd = s.st.b[bid]
-    # ("spec", seat, bid, site, colours left, money owed, pt owed, pros used, build mode)
     extra = frame[2] if len(frame) > 2 else 0
-    _next_spec(s, p, bid, site, tuple(spec_need(s, p, bd)), extra, 0, 0, mode)
+    _next_spec(s, p, bid, site, tuple(spec_need(s, p, bd)), extra, 0, 0, mode, ())
 
 
-def _next_spec(s, p, bid, site, colours, money, pt, pros, mode="") -> None:
+def _next_spec(s, p, bid, site, colours, money, pt, pros, mode="", used=()) -> None:
+    """("spec", seat, bid, site, colours left, money owed, pt owed, pros used, build mode,
+    Supers serving this build): one decision per specialist skill still to source."""
     if colours:
-        s.stack.append(("spec", p.seat, bid, site, colours, money, pt, pros, mode))
+        s.stack.append(("spec", p.seat, bid, site, colours, money, pt, pros, mode, used))
     else:
         _finish_build(s, p, bid, site, money, pt, pros, mode)
 
 
 def _l_spec(s, frame):
+    """The sources for the next skill that keep the build completable (a build is offered
+    only when some way exists, so there is always one)."""
     p = s.players[frame[1]]
-    bid, site, colours, money, pt, pros, mode = frame[2:]
+    bid, site, colours, money, pt, pros, mode, used = frame[2:]
     bd = s.st.b[bid]
     owed = _owed(p, mode)
     skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
+    free = p.free_hires
+    rest = colours[1:]
     out = []
-    for src, arg, m, t, _rep in source_options(s, p, colours[0]):
+    for src, arg, m, t in source_options(s, p, colours[0], used, skip):
         if src == "pro" and p.pros_free - pros <= 0:
             continue
-        if src == "skip":
-            ok = build_feasible(s, p, bd, site, money, pt, list(colours[1:]), pros, skip=False,
-                                owed=owed)
-        else:
-            ok = build_feasible(s, p, bd, site, money + m, pt + t, list(colours[1:]),
-                                pros + (src == "pro"), skip=skip, owed=owed)
-        if ok:
+        args = dict(extra_money=money + m, extra_pt=pt + t, colours=rest, pros_used=pros,
+                    skip=skip, owed=owed, used=used, free=free)
+        if src == "pro":
+            args["pros_used"] = pros + 1
+        elif src in SUPERS:
+            args["used"] = used + (arg,)
+        elif src == "skip":
+            args["skip"] = False
+        elif src == "hire" and free > 0:
+            args["extra_money"], args["free"] = money, free - 1
+        if build_feasible(s, p, bd, site, **args):
             out.append(("src", src, arg))
-    return out or [("src", "skip_forced", -1)]
+    if not out:
+        raise RuntimeError(f"no specialist source keeps the build of {bid} completable")
+    return out
 
 
 def _a_spec(s, frame, action):
     p = s.players[frame[1]]
-    bid, site, colours, money, pt, pros, mode = frame[2:]
+    bid, site, colours, money, pt, pros, mode, used = frame[2:]
     src, arg = action[1], action[2]
-    dm, dt, dp = take_source(s, p, src, arg)
-    p.turn_colours.add(colours[0])
-    _next_spec(s, p, bid, site, colours[1:], money + dm, pt + dt, pros + dp, mode)
+    dm, dt, dp = take_source(s, p, src, arg, colours[0])
+    if src in SUPERS:
+        used = used + (arg,)
+    _next_spec(s, p, bid, site, colours[1:], money + dm, pt + dt, pros + dp, mode, used)
 
 
 def _finish_build(s, p, bid, site, money, pt, pros, mode="") -> None:

@@ -22,7 +22,7 @@ def _l_corp(s, frame):
 
 def _corp_space_ok(s, p, sp) -> bool:
     if sp.kind == "upgrade":
-        return bool(upgrade_options(s, p))
+        return p.pt >= s.rules.readings.upgrade_pt and bool(upgrade_options(s, p))
     if sp.kind == "loan":
         return False                     # taken with any action, not with The Corp
     return can_trade(s, p, sp)
@@ -76,7 +76,9 @@ def do_loan(s, p, action) -> None:
 
 def upgrade_options(s, p) -> list[tuple]:
     """"Seeking new talent": small -> large residential building (3 workers), large -> Luxury
-    Villa (needs the University; a specialist of your choice), at no cost."""
+    Villa (needs the University; a specialist of your choice), "at NO COST" (or, the other
+    reading, "trade in Power Tokens for Residential building upgrades": `readings.upgrade_pt`
+    power tokens)."""
     out = []
     for frm, to in s.rules.game.upgrades:
         if s.supply.get(to, 0) <= 0 or frm not in s.st.b:
@@ -98,6 +100,7 @@ def _a_upgrade(s, frame, action):
         return
     p = s.players[frame[1]]
     sp, to = action[1], action[2]
+    p.pt -= s.rules.readings.upgrade_pt
     s.supply[s.bld[sp]] += 1
     s.supply[to] -= 1
     s.bld[sp] = to

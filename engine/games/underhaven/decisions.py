@@ -3,20 +3,22 @@ it.  The tables are assembled here, in one place, so that the rulebook modules n
 one another to reach a decision: a frame kind names its module's LEGAL / APPLY entry.
 
     setup:       keep, start, start_rot, start_tunnel          (setup.py)
-    turn:        card, order, unit                             (turn.py)
+    turn:        the agenda tasks; unit (turn over, flip.py)     (turn.py, flip.py)
+    orders:      card, order, pt_trade                         (orders.py)
     move:        move, rotate, pub                             (move.py)
     activation:  activate                                      (activate.py)
-    trade:       trade, again, buy; tiles: tile                (trade.py, tunnels.py)
+    trade:       trade, again, buy, claim_mission; tile        (trade.py, tunnels.py)
     the corp:    corp, upgrade                                 (corp.py)
     build:       build, spec; gain_spec                        (build.py, specialists.py)
 """
 
 from __future__ import annotations
 
-from . import activate, build, corp, move, setup, specialists, trade, tunnels, turn
+from . import activate, build, corp, flip, move, orders, setup, specialists, trade, tunnels, turn
 from .state import UnderhavenState
 
-_MODULES = (setup, turn, move, activate, trade, tunnels, corp, build, specialists)
+_MODULES = (setup, turn, flip, orders, move, activate, trade, tunnels, corp, build,
+            specialists)
 
 
 def _merge(table: str) -> dict:

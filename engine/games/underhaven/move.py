@@ -3,6 +3,7 @@ Buildings a consultant flies to (Corp Storage, Jet Pack Magnifier, The Low Light
 
 from __future__ import annotations
 
+from .activate import operate
 from .board import rotated
 
 
@@ -12,6 +13,7 @@ def start_move(s, p) -> None:
     p.mv_left = s.rules.game.move_points + bonus
     p.mv_stopped = ()
     p.mv_jet = False
+    p.mv_crawl = False
     s.stack.append(("move", p.seat))
 
 
@@ -48,8 +50,19 @@ def _l_move(s, frame):
     return out
 
 
+def _crawler(s, p):
+    """The player's finished Lava Crawler, if any."""
+    return next((s.st.b[s.bld[sp]] for sp in s.owned(p.seat)
+                 if s.done[sp] and s.st.b[s.bld[sp]].magma_travel), None)
+
+
 def _has_magma_travel(s, p) -> bool:
-    return any(s.done[sp] and s.st.b[s.bld[sp]].magma_travel for sp in s.owned(p.seat))
+    """A Lava Crawler that can run in this Move: with Energy, its energy is paid once per
+    Move, at the first crawl ("no energy means no activation")."""
+    bd = _crawler(s, p)
+    if bd is None:
+        return False
+    return p.mv_crawl or not s.rules.modules.energy or p.energy >= bd.energy_cost
 
 
 def _a_move(s, frame, action):
@@ -60,6 +73,9 @@ def _a_move(s, frame, action):
         return
     p.mv_left -= 1
     s.stack.append(("move", p.seat))
+    if kind == "jump" and not p.mv_jet and not p.mv_crawl:
+        p.mv_crawl = True                # the Lava Crawler's activation of this Move
+        operate(s, p, _crawler(s, p))
     if kind in ("step", "jump"):
         p.workers[action[1]] = action[2]
     elif kind == "explore":

@@ -65,14 +65,15 @@ def afford(s, p, money: int, food: int, material: int, pt: int, steps: int) -> t
 
 
 def morale_steps(s, p, level: int) -> int:
-    """Morale steps to buy to meet a building's requirement (0-3)."""
-    if level <= 0:
-        return 0
-    if p.ability == "morale_plus":
-        level -= s.ability_value("morale_plus")
+    """Morale steps to buy to meet a building's requirement (0-3): the track position the
+    level needs less the current one.  The ability "Build 1 morale higher: ... you can build
+    1 step higher than your current morale status indicates" lowers the position needed by
+    one step (a step is what "The cost to increase morale 1 step are any 2 resources" buys)."""
     if level <= 0:
         return 0
     need = s.rules.morale.levels[min(level, 3)]
+    if p.ability == "morale_plus":
+        need -= s.ability_value("morale_plus")
     return max(0, need - p.morale)
 
 
@@ -89,8 +90,7 @@ def pay(s, p, cost) -> None:
     """Pay resource by resource, then buy the missing morale."""
     steps = s.morale_steps(p, cost[4])
     paid = s.afford(p, *cost[:4], steps)
-    if paid is None:                     # a source forced on the player made it unpayable
-        paid = (p.res.copy(), p.pt)
-        steps = 0
+    if paid is None:                     # a build is offered only when it can be paid
+        raise RuntimeError(f"seat {p.seat} cannot pay {cost}")
     p.res, p.pt = list(paid[0]), paid[1]
     p.morale += steps

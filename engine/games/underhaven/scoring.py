@@ -93,8 +93,19 @@ def clusters(s, seat: int, cubes: bool = False) -> list[tuple[str, list[int]]]:
 
 
 def card_bonus(s, seat: int, terrain: str) -> int:
+    """The bought activation cards' bonuses for one icon (a terrain, or "starting")."""
     cards = s.st.cards
     return sum(cards[c].bonus for c in s.players[seat].bought if cards[c].bonus_terrain == terrain)
+
+
+def icon_bonus(s, seat: int, terrain: str, spaces) -> int:
+    """Steps 3 and 4: the cards "matching the icon" of a cluster or a single building: its
+    terrain, and the starting-building icon when it holds a starting building (the scoring
+    example's "single +5 bonus for his single starting bonus building (0 rep)")."""
+    v = card_bonus(s, seat, terrain)
+    if any(s.bld[x] in s.st.starting_ids for x in spaces):
+        v += card_bonus(s, seat, "starting")
+    return v
 
 
 def _trapezoids(s, seat: int) -> dict:
@@ -128,10 +139,10 @@ def end_breakdown(s, seat: int) -> dict[str, int]:
                 if gc in faced and trap_uses[tid] < 2:
                     trap_uses[tid] += 1
                     tb += traps[tid].cluster_bonus
-            cl += cluster_value([b[s.bld[x]].rep for x in grp], card_bonus(s, seat, terrain), tb,
-                                g.cluster_max)
+            cl += cluster_value([b[s.bld[x]].rep for x in grp], icon_bonus(s, seat, terrain, grp),
+                                tb, g.cluster_max)
         else:
-            singles += card_bonus(s, seat, terrain)
+            singles += icon_bonus(s, seat, terrain, grp)
     out["end_clusters"] = cl
     out["end_singles"] = singles
     n_b = sum(1 for o in s.owner if o == seat)

@@ -44,10 +44,30 @@ def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
                              f"{', '.join(factions(rules))}")
     if faction_ids is not None and len(faction_ids) != len(set(faction_ids)):
         raise SetupError("--factions: each player needs a different corporation")
+    _check_modules(rules)
     for m in NOT_IMPLEMENTED:
         if getattr(rules.modules, m):
             raise SetupError(f"modules.{m}: this advanced module is not implemented yet "
                              f"(see engine/games/underhaven/RULES.md, 'Not yet implemented')")
+
+
+def _check_modules(rules) -> None:
+    """Modules the rulebook couples (RULES.md "Advanced modules"): Energy "Add all buildings &
+    Starting Cards with the advanced symbol" and the advanced buildings are "(Mandatory if
+    Energy is used)": Energy without them is a setup error (its starting cards come with it
+    automatically); the Coward's Loan is "Needed for Raw Start": Raw Start without the Corp
+    board locations is a setup error.  Each coupling can be switched off in `readings`."""
+    mods, rd = rules.modules, rules.readings
+    if mods.energy and not mods.advanced_buildings and rd.energy_needs_advanced_buildings:
+        raise SetupError("modules.energy: the Energy module brings the advanced buildings (\"Add "
+                         "all buildings & Starting Cards with the advanced symbol\"; Advanced "
+                         "Buildings \"(Mandatory if Energy is used)\"): also set "
+                         "modules.advanced_buildings=true (or "
+                         "readings.energy_needs_advanced_buildings=false)")
+    if mods.raw_start and not mods.corp_locations and rd.raw_start_needs_corp_locations:
+        raise SetupError("modules.raw_start: the Coward's Loan (Corp Board Locations) is "
+                         "\"Needed for Raw Start\": also set modules.corp_locations=true (or "
+                         "readings.raw_start_needs_corp_locations=false)")
 
 
 def new_game(rules, seats, seed: int, *, map: str | None = None, log: bool = True):
@@ -62,7 +82,7 @@ class Static:
 
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
                  "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
-                 "tunnel_ids", "touching", "social", "for_terrain")
+                 "tunnel_ids", "touching", "social", "for_terrain", "starting_ids")
 
     def __init__(self, rules, key):
         n, map_id = key
@@ -110,6 +130,11 @@ class Static:
                 for terr in dict.fromkeys(bd.terrains):
                     self.for_terrain.setdefault(terr, []).append((bid, bd))
         self.abilities = [a.id for a in rules.abilities]
+        # The starting buildings (the card icon "Starting"): drawn with a starting card, or
+        # printed on a starting octagon.
+        self.starting_ids = frozenset([b.id for b in rules.buildings if b.starting]
+                                      + [t.start_building for t in rules.start_tiles
+                                         if t.start_building])
         self.gaps = self.geo.useful_gaps()
 
 
@@ -203,7 +228,7 @@ def new_state(rules, seats, seed: int, map_id: str, log: bool = True) -> Underha
         p.pros_free = g.professionals
         p.spec_total = p.spec_home = per
         p.hand = [c.id for c in corp.cards]
-        p.trapezoids = [t.id for t in corp.trapezoids]
+        p.trapezoids = [t.id for t in corp.trapezoids][:rules.readings.trapezoids]
         p.rep = 0
         s.players.append(p)
         s.start_tile.append(starts.pop())
@@ -257,7 +282,8 @@ def _a_keep(s, frame, action):
     for cid in cards[: s.rules.game.start_cards_kept]:
         c = by_id[cid]
         s.gain(p, c.gain, "start")
-        p.workers += [-1] * c.workers   # placed at the entrance with the others
+        if c.workers:                   # "Gained starting worker can be an additional Consultant"
+            s.stack.append(("unit", p.seat, c.workers, -1))   # a worker: at the entrance
         if c.start_building and s.start_bld_pool:
             p.start_buildings.append(s.start_bld_pool.pop())
 
@@ -324,7 +350,7 @@ def choice_catalogue(rules) -> list[tuple[str, str]]:
     out += [("market_cards", c.id) for c in rules.market_cards]
     gated = {"loan": rules.modules.corp_locations, "upgrade": rules.modules.corp_locations,
              "corp_energy": rules.modules.energy, "energy_for_goods": rules.modules.energy,
-             "goods_for_energy": rules.modules.energy}
+             "goods_for_energy": rules.modules.energy, "energy_for_pt": rules.modules.energy}
     out += [("trade_spaces", t.id) for t in rules.trade_spaces if gated.get(t.kind, True)]
     out += [("start_cards", c.id) for c in rules.start_cards
             if not c.advanced or rules.modules.energy]

@@ -25,7 +25,8 @@ class Player:
                  "turn_colours", "hand", "discard", "slot", "secret", "bought", "trapezoids",
                  "start_buildings", "unfinished", "university", "entrance", "used",
                  "markers", "used_slots", "support_pending", "mv_left", "mv_stopped",
-                 "mv_jet", "supers", "loans", "owed", "cubes")
+                 "mv_jet", "mv_crawl", "supers", "loans", "owed", "cubes", "postponed",
+                 "free_hires", "spec_owed", "borrowed", "held")
 
     def __init__(self, seat: int, corp: str, colour: str):
         self.seat = seat
@@ -68,9 +69,15 @@ class Player:
         self.mv_left = 0
         self.mv_stopped: tuple = ()   # worker indices that explored (stopped) this Move
         self.mv_jet = False
+        self.mv_crawl = False         # the Lava Crawler's energy paid in this Move (advanced)
         self.loans: list[int] = []    # loan tiers taken (advanced)
         self.owed: tuple | None = None    # Construction Molds: the first build's deferred cost
         self.cubes: list[int] = []    # Low Light Pub: rivals' buildings carrying my deal cube
+        self.postponed: tuple = ()    # (row, side) orders chosen, carried out at the turn's end
+        self.free_hires = 0           # hires this turn that cost no Money (free-specialist icon)
+        self.spec_owed = 0            # own specialists taken as permanent recruits while away
+        self.borrowed: list[int] = [] # owners whose busy specialist I took by an overbid
+        self.held: list[str] = []     # missions claimed for myself (missions space "claim")
 
     def clone(self) -> "Player":
         p = Player.__new__(Player)
@@ -113,10 +120,16 @@ class Player:
         p.mv_left = self.mv_left
         p.mv_stopped = self.mv_stopped
         p.mv_jet = self.mv_jet
+        p.mv_crawl = self.mv_crawl
         p.supers = self.supers.copy()
         p.loans = self.loans.copy()
         p.owed = self.owed
         p.cubes = self.cubes.copy()
+        p.postponed = self.postponed
+        p.free_hires = self.free_hires
+        p.spec_owed = self.spec_owed
+        p.borrowed = self.borrowed.copy()
+        p.held = self.held.copy()
         return p
 
     def resources_total(self) -> int:
@@ -222,6 +235,13 @@ class UnderhavenState(FrameMachine):
         if g.rep:
             self.score(p, category, g.rep * times)
 
+    def gain_energy(self, p: Player, amount: int) -> None:
+        """Energy gained from a building's energy icon (the Deltas' +1 with focus)."""
+        if amount and self.rules.modules.energy:
+            mods = self.rules.modules
+            bonus = self.rules.corporations[p.corp].bonus == "energy" and mods.focus
+            p.energy += amount + (1 if bonus else 0)
+
     def ability_value(self, aid: str) -> int:
         for a in self.rules.abilities:
             if a.id == aid:
@@ -315,3 +335,4 @@ class UnderhavenState(FrameMachine):
     morale_steps = payment.morale_steps
     claim_missions = missions.claim_missions
     refill = missions.refill
+    refill_missions = missions.refill_missions

@@ -1,7 +1,7 @@
 """The 7 Actions, Building Connectivity, Trade, The Corp (rulebook sections)."""
 
 from engine.games.underhaven.activate import activation_groups
-from engine.games.underhaven.turn import open_slots
+from engine.games.underhaven.orders import open_slots
 
 from uh_helpers import explore, only, put
 

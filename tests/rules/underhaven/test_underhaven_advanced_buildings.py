@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine.games.underhaven import invariants, scoring
-from engine.games.underhaven.turn import do_order
+from engine.games.underhaven.orders import do_order
 from uh_helpers import explore, only, put
 
 

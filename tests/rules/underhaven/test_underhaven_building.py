@@ -129,19 +129,23 @@ def test_max_cost_for_hiring_super_specialists_ability(make_state):
 
 
 def test_overbid_when_every_specialist_is_occupied(make_state):
-    """OVERBID: "Pay any player that has the required players' specialist ... ONE Power
-    Token" when both supers and the players' specialists are occupied."""
+    """OVERBID: "Pay any player that has the required players' specialist OR the Corp Super
+    Specialist ONE Power Token ... Remove that specialist (or Super Specialist) from that
+    meeting room & move him to your meeting room" when both supers and the players'
+    specialists are occupied: here the rival holds both Supers."""
     s = make_state()
     p, q = _at_site(s), s.players[1]
     q.spec_home = 0
     s.super_holder = [1, 1]
+    q.supers = [0, 1]
     p.res, p.pt = [5, 5, 5], 2
     only(s, ("build", 0))
     s.apply(("b", "large_farm", SITE))
-    assert s.legal_actions() == [("src", "overbid", 1)]
+    assert s.legal_actions() == [("src", "overbid_super", 0), ("src", "overbid_super", 1)]
     q_pt = q.pt
-    s.apply(("src", "overbid", 1))
+    s.apply(("src", "overbid_super", 1))
     assert q.pt == q_pt + 1
+    assert s.super_holder == [1, 0] and q.supers == [0] and p.supers == [1]
 
 
 def test_same_specialist_serves_every_build_of_the_turn(make_state):
