@@ -11,7 +11,8 @@ since an order only opens further decisions); every other decision is a one-step
 from __future__ import annotations
 
 from . import scoring
-from .play import ACT_KINDS, activation_groups, buildable, build_sites
+from .activate import ACT_KINDS, activation_groups
+from .build import build_sites, buildable
 
 TRACK_VALUE = 0.35     # one Money, Food or Material
 TG_VALUE = 0.45
@@ -171,6 +172,57 @@ def _automatic_value(s, p, kind: str) -> float:
     return v
 
 
+def postponed_value(s, p, r: int, k: int) -> float:
+    """An order carried out at the end of the turn ("let's choose the BUILD action. But we
+    will carry that out last"): its value once the resource orders of the other rows left and
+    a pending gain support have been gained (estimated on a copy), a little less than doing it
+    now when that is no better."""
+    card = s.st.cards[p.slot]
+    order = card.rows[r][k]
+    now = order_value(s, p, order)
+    if order.kind != "build":
+        return now - 0.05
+    nxt = s.clone(log=False)
+    q = nxt.players[p.seat]
+    rows = {rr for rr, _kk in _other_slots(p, r, k)}
+    for rr in sorted(rows):
+        best = max(card.rows[rr], key=lambda o: _resource_value(nxt, q, o))
+        _gain_resources(nxt, q, best)
+    if p.support_pending and card.support.kind == "gain":
+        nxt.gain(q, card.support.gain)
+    return max(now, order_value(nxt, q, order)) - 0.05
+
+
+def _other_slots(p, r: int, k: int):
+    """The orders still open after (r, k) is covered (the later rows; any with free
+    arrangement)."""
+    if p.university or p.ability == "free_arrangement":
+        return [(rr, kk) for rr in range(3) for kk in range(2)
+                if (rr, kk) not in p.used_slots and rr != r]
+    return [(rr, kk) for rr in range(r + 1, 3) for kk in range(2)]
+
+
+def _resource_value(s, p, order) -> float:
+    if order.kind == "gain":
+        return goods_value(s, order.gain)
+    if order.kind in ("harvest", "mine"):
+        return order_value(s, p, order)
+    return 0.0
+
+
+def _gain_resources(s, p, order) -> None:
+    """The resources an order would give (a gain, the best staffed group of a Harvest or
+    Mine and the automatic buildings), for the estimate only."""
+    if order.kind == "gain":
+        s.gain(p, order.gain)
+    elif order.kind in ("harvest", "mine"):
+        groups = activation_groups(s, p, order.kind)
+        if groups:
+            grp = max(groups, key=lambda g: sum(goods_value(s, s.st.b[s.bld[x]].gain) for x in g))
+            for x in grp:
+                s.gain(p, s.st.b[s.bld[x]].gain)
+
+
 def card_value(s, p, card) -> float:
     rows = [[order_value(s, p, o) for o in row] for row in card.rows]
     if p.university or p.ability == "free_arrangement":
@@ -180,18 +232,30 @@ def card_value(s, p, card) -> float:
     return best + order_value(s, p, card.support) + card.play_rep
 
 
+SOURCE_RANK = {"own": 0, "held": 1, "skip": 2, "pro": 3, "hire": 4, "super": 5, "overbid": 6,
+               "overbid_super": 7}
+# Decisions an action opens that the lookahead settles before valuing the action: specialist
+# sourcing (cheapest source first), and by the best evaluation a Low Light Pub deal, the card
+# bought, the tile laid, the mission claimed, the resources given for a power token.
+SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade")
+
+
 def _settle(s, seat: int) -> None:
-    """Resolve the specialist sourcing a build opened, cheapest source first, and a Low Light
-    Pub deal a consultant's landing opened, best deal first."""
     guard = 0
-    while s.stack and s.stack[-1][0] in ("spec", "pub") and s.stack[-1][1] == seat and guard < 8:
+    while s.stack and s.stack[-1][0] in SETTLED and s.stack[-1][1] == seat and guard < 8:
         guard += 1
         acts = s.legal_actions()
-        if s.stack[-1][0] == "pub":
-            s.apply_legal(max(acts, key=lambda a: _after(s, seat, a, acts)), acts)
+        kind = s.stack[-1][0]
+        if kind == "spec":
+            s.apply_legal(min(acts, key=lambda a: (SOURCE_RANK.get(a[1], 9), _src_cost(s, a))),
+                          acts)
             continue
-        rank = {"own": 0, "skip": 1, "pro": 2, "hire": 3, "super": 4, "overbid": 5, "skip_forced": 6}
-        s.apply_legal(min(acts, key=lambda a: rank.get(a[1], 9)), acts)
+        s.apply_legal(max(acts, key=lambda a: _after(s, seat, a, acts)), acts)
+
+
+def _src_cost(s, a) -> int:
+    """A Super's price (its die), to take the cheaper of two."""
+    return s.super_die[a[2]] if a[1] == "super" else 0
 
 
 def _after(s, seat: int, action, legal: list) -> float:
@@ -211,8 +275,12 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         for a in actions:
             if a[0] == "order":
                 out.append(order_value(s, p, card.rows[a[1]][a[2]]))
+            elif a[0] == "postpone":
+                out.append(postponed_value(s, p, a[1], a[2]))
             elif a[0] == "support":
                 out.append(order_value(s, p, card.support) + 0.5)
+            elif a[0] == "first_player":
+                out.append(0.3)
             elif a[0] in ("loan", "repay"):
                 pts, penalty = s.rules.game.loan_tiers[a[1]]
                 value = pts * pt_value(s) - penalty
