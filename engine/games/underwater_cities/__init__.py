@@ -94,7 +94,7 @@ def invariants(state) -> list[str]:
     for d in state.decks.values():
         where += d
     for p in state.players:
-        where += p.hand + p.claimed + p.actions + p.under
+        where += p.hand + list(p.claimed) + list(p.actions) + list(p.under)
     for frame in state.stack:
         if frame[0] == "special_keep":
             where += list(frame[2])

@@ -102,11 +102,14 @@ def evaluate(s, seat: int) -> float:
 
 
 def _finish_turn(s, seat: int, turn0: int) -> float:
-    """The value of `s` after the seat's turn is finished greedily."""
+    """The value of `s` after the seat's turn is finished greedily (a rollout: the order of
+    card and slot and of an effect's parts by rule of thumb, every other decision by a
+    one-step lookahead)."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
-        kind = s.stack[-1][0]
+        frame = s.stack[-1]
+        kind = frame[0]
         actions = s.legal_actions()
-        if kind in BRANCH:
+        if kind in BRANCH and kind != "order":
             best = None
             for a in actions:
                 nxt = s.clone(log=False)
@@ -116,31 +119,154 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
                     best = val
             return best
         if len(actions) == 1:
-            s.apply_legal(actions[0], actions)
-            continue
-        vals = _lookahead(s, seat, actions)
-        i = max(range(len(actions)), key=vals.__getitem__)
-        s.apply_legal(actions[i], actions)
+            a = actions[0]
+        elif kind == "order":
+            a = (_order_of_thumb(s),)
+        elif kind == "parts":
+            a = actions[0]
+        else:
+            vals = _lookahead(s, seat, actions)
+            a = actions[max(range(len(actions)), key=vals.__getitem__)]
+        s.apply_legal(a, actions)
     return evaluate(s, seat)
 
 
+_SPENDING = frozenset(("build", "upgrade", "trade", "symbiosis", "slot_action"))
+
+
+def _order_of_thumb(s) -> str:
+    """Resolve the slot first when it only gains and the card spends, else the card."""
+    card = s.st.cards[s.turn[1]]
+    i = s.turn[2]
+    slot = s.rules.game.always_slot if i < 0 else s.st.slots[i].effect
+    card_spends = any(p.kind in _SPENDING for p in card.effect)
+    slot_gains = all(p.kind == "gain" for p in slot)
+    return "slot_first" if card_spends and slot_gains else "card_first"
+
+
 def _lookahead(s, seat: int, actions) -> list[float]:
+    """One-step lookahead.  Building sites of one city without a bonus are interchangeable
+    (as are upgrades of one building type at one city): one of each is tried."""
     out = []
+    seen: dict = {}
+    g = s.geo
+    bonus = s.st.bonus[s.players[seat].board]
     for a in actions:
-        nxt = s.clone(log=False)
-        nxt.apply_legal(a, actions)
-        out.append(evaluate(nxt, seat))
+        key = a
+        if len(a) == 3 and a[1] in _BUILDING and a[0] in ("build", "upgrade"):
+            cell = g.cell_bld + a[2]
+            if cell not in bonus:
+                key = (a[0], a[1], g.bsite_city[a[2]], g.bsite_exp[a[2]])
+        v = seen.get(key)
+        if v is None:
+            nxt = s.clone(log=False)
+            nxt.apply_legal(a, actions)
+            v = seen[key] = evaluate(nxt, seat)
+        out.append(v)
     return out
+
+
+_BUILDING = frozenset(("farm", "desal", "lab"))
 
 
 def action_values(s, seat: int, actions: list) -> list[float]:
-    frame = s.stack[-1]
-    if frame[0] not in BRANCH:
-        return _lookahead(s, seat, actions)
-    turn0 = s.turns_done
-    out = []
+    kind = s.stack[-1][0]
+    if kind == "card" and actions[0][0] == "play":
+        return _card_values(s, seat, actions)
+    if kind == "slot":
+        return _slot_values(s, seat, actions)
+    if kind == "order":
+        turn0 = s.turns_done
+        out = []
+        for a in actions:
+            nxt = s.clone(log=False)
+            nxt.apply_legal(a, actions)
+            out.append(_finish_turn(nxt, seat, turn0))
+        return out
+    return _lookahead(s, seat, actions)
+
+
+TOP = 3                 # (card, slot) pairs played out besides each card's best guess
+UNTRIED = -1.0e6        # an option not played out: never preferred to one that was
+
+
+def _estimator(s, seat: int):
+    from .estimate import Estimator
+    late = min(1.0, _rounds_left(s) / 4.0)
+    rv = [0.25 + (x - 0.25) * late for x in RES_VALUE]
+    return Estimator(s, seat, evaluate, rv, productions_left(s))
+
+
+def _slot_colour(st, option):
+    return None if option[0] == "always" else st.slots[_slot_index(st, option[1])].colour
+
+
+def _slot_estimate(est, st, rules, option) -> float:
+    if option[0] == "always":
+        return est.effect_value(rules.game.always_slot)
+    v = est.effect_value(st.slots[_slot_index(st, option[1])].effect)
+    if option[0] == "clone":
+        v -= est.res_value(rules.game.cloning_cost.vec())
+    return v
+
+
+def _play_out(s, seat: int, steps) -> float:
+    nxt = s.clone(log=False)
+    turn0 = nxt.turns_done
+    for a in steps:
+        nxt.apply(a)
+    return _finish_turn(nxt, seat, turn0)
+
+
+def _card_values(s, seat: int, actions: list) -> list[float]:
+    """Each (card, slot) pair is estimated (estimate.py); each card's best pair and the best
+    pairs overall are played out to the end of the turn, a card is worth its best."""
+    st = s.st
+    est = _estimator(s, seat)
+    hand = s.players[seat].hand
+    inst = {a: next(i for i in hand if st.card_id[i] == a[1]) for a in actions}
+    probe = s.clone(log=False)
+    probe.apply_legal(actions[0], actions)
+    slot_opts = probe.legal_actions()
+    base = {o: _slot_estimate(est, st, s.rules, o) for o in slot_opts}
+    card_v = {a: est.card_value(inst[a]) for a in actions}
+    pairs = []
     for a in actions:
-        nxt = s.clone(log=False)
-        nxt.apply_legal(a, actions)
-        out.append(_finish_turn(nxt, seat, turn0))
-    return out
+        colour = st.cards[inst[a]].colour
+        for o in slot_opts:
+            v = base[o] + (card_v[a] if _slot_colour(st, o) == colour else 0.0)
+            pairs.append((v, a, o))
+    pairs.sort(key=lambda x: -x[0])
+    chosen = {}
+    for _v, a, o in pairs:
+        if a not in {x for x, _ in chosen}:
+            chosen[(a, o)] = True
+    for _v, a, o in pairs[:TOP]:
+        chosen[(a, o)] = True
+    best = {a: UNTRIED for a in actions}
+    for a, o in chosen:
+        best[a] = max(best[a], _play_out(s, seat, (a, o)))
+    return [best[a] for a in actions]
+
+
+def _slot_values(s, seat: int, actions: list) -> list[float]:
+    st = s.st
+    est = _estimator(s, seat)
+    inst = s.turn[1]
+    colour = st.cards[inst].colour if inst >= 0 else None
+    card_v = est.card_value(inst) if inst >= 0 else 0.0
+    scored = []
+    for o in actions:
+        v = _slot_estimate(est, st, s.rules, o)
+        if colour is not None and _slot_colour(st, o) == colour:
+            v += card_v
+        scored.append((v, o))
+    top = {o for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]}
+    return [_play_out(s, seat, (o,)) if o in top else UNTRIED for o in actions]
+
+
+def _slot_index(st, slot_id: str) -> int:
+    for i, slot in enumerate(st.slots):
+        if slot.id == slot_id:
+            return i
+    raise KeyError(slot_id)

@@ -73,7 +73,9 @@ def place(s, p, kind: str, site: int) -> None:
         s.supply[0] -= 1
         s.turn[4] += 1
     elif kind in KIND_CODE:
-        p.bld[site] = KIND_CODE[kind]
+        bld = list(p.bld)
+        bld[site] = KIND_CODE[kind]
+        p.bld = tuple(bld)
     else:
         p.cmask |= 1 << site
         if kind == "symbiotic_city":

@@ -38,7 +38,7 @@ def take_from_hand(p, ids, cid: str) -> int:
     for k, inst in enumerate(p.hand):
         if ids[inst] == cid:
             del p.hand[k]
-            p.public.discard(inst)
+            p.public = p.public - {inst}
             return inst
     raise KeyError(cid)
 
@@ -65,7 +65,7 @@ def apply_card(s, seat: int, inst: int) -> None:
     t = card.type
     if t == "instant":
         if st.special[inst]:
-            p.under.append(inst)
+            p.under = p.under + (inst,)
         else:
             dispose(s, inst)
         push_effect(s, seat, card.effect, "card")
@@ -73,9 +73,9 @@ def apply_card(s, seat: int, inst: int) -> None:
         if len(p.actions) >= s.rules.game.action_card_limit:
             s.stack.append(("limit", seat, inst))
         else:
-            p.actions.append(inst)
+            p.actions = p.actions + (inst,)
     else:
-        p.claimed.append(inst)
+        p.claimed = p.claimed + (inst,)
         if t == "permanent":
             ab = card.ability
             p.abilities = p.abilities + ((inst, ab),)
@@ -132,7 +132,7 @@ def _a_use_action(s, frame, action):
 
 def use_action(s, seat: int, inst: int) -> None:
     p = s.players[seat]
-    p.used.add(inst)
+    p.used = p.used | {inst}
     push_effect(s, seat, s.st.cards[inst].effect, "action")
 
 
@@ -154,10 +154,10 @@ def _a_limit(s, frame, action):
     ids = s.st.card_id
     _, cid, was_used = action
     old = min(i for i in p.actions if ids[i] == cid and int(i in p.used) == was_used)
-    p.actions.remove(old)
-    p.used.discard(old)
+    p.actions = tuple(i for i in p.actions if i != old)
+    p.used = p.used - {old}
     dispose(s, old)
-    p.actions.append(inst)
+    p.actions = p.actions + (inst,)
     if not was_used and effect_usable(s, p, s.st.cards[old].effect):
         s.stack.append(("use_dropped", seat, old))
 

@@ -20,5 +20,5 @@ def check_contracts(s, p) -> None:
         c = rules[i]
         if all(holds(s, p, cond) for cond in c.needs):
             entry[1] = p.seat
-            p.contracts.append(i)
+            p.contracts = p.contracts + (i,)
             s.gain(p, c.reward, "contracts")

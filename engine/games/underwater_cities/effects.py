@@ -189,7 +189,7 @@ def _a_refresh(s, frame, action):
         return
     p = s.players[frame[1]]
     ids = s.st.card_id
-    p.used.discard(min(i for i in p.used if ids[i] == action[1]))
+    p.used = p.used - {min(i for i in p.used if ids[i] == action[1])}
 
 
 # slot_action: perform the action of a coloured slot without placing a tile or playing a card

@@ -113,11 +113,12 @@ def bits(mask: int):
 
 
 class Net:
-    """What a board's pieces add up to (remembered per board version)."""
+    """What a board's pieces add up to (remembered per board version; `output`, `city_pts`
+    and `sites` are filled in once by their first reader, nothing else changes)."""
 
     __slots__ = ("comp", "conn", "n_cities", "n_white", "n_sym", "count", "up", "tunnels",
                  "up_tunnels", "city_tunnels", "city_up_tunnels", "metros", "full", "types",
-                 "metro_mask", "up_city")
+                 "metro_mask", "up_city", "output", "city_pts", "sites")
 
     def __init__(self, g: Geo, p):
         comp = 1 << g.start
@@ -177,6 +178,9 @@ class Net:
                 mm |= 1 << h
         self.metro_mask = mm
         self.metros = mm.bit_count()
+        self.output = None      # production.network_output, filled on first use
+        self.city_pts = None    # scoring.city_points, filled on first use
+        self.sites = {}         # legal sites by kind ("tunnel", "city", "building", ...)
 
 
 def net(g: Geo, p) -> Net:
@@ -244,29 +248,43 @@ def holds(s, p, cond) -> bool:
 def tunnel_sites(g: Geo, p) -> list[int]:
     """Tunnel sites connected to the starting city ("trace a path along the tunnels back to
     your starting city ... through cities or through empty city sites")."""
-    comp = net(g, p).comp
-    tun = p.tun
-    return [t for t in range(g.nt) if not tun >> t & 1 and g.tun_cities[t] & comp]
+    n = net(g, p)
+    out = n.sites.get("tunnel")
+    if out is None:
+        comp = n.comp
+        tun = p.tun
+        out = n.sites["tunnel"] = [t for t in range(g.nt)
+                                   if not tun >> t & 1 and g.tun_cities[t] & comp]
+    return out
 
 
 def city_sites(g: Geo, p) -> list[int]:
     """Empty city sites adjacent (through a tunnel site) to an existing city."""
-    cm = p.cmask
-    return [c for c in range(g.nc) if not cm >> c & 1 and g.city_nb[c] & cm]
+    n = net(g, p)
+    out = n.sites.get("city")
+    if out is None:
+        cm = p.cmask
+        out = n.sites["city"] = [c for c in range(g.nc)
+                                 if not cm >> c & 1 and g.city_nb[c] & cm]
+    return out
 
 
 def building_sites(g: Geo, p, expansion: bool = False) -> list[int]:
     """Empty building sites next to a city or to a site where a city could be built; the
     expansion site only by a card that allows it (rulebook "Expansion Sites")."""
-    cm = p.cmask
-    ok = cm
-    for c in city_sites(g, p):
-        ok |= 1 << c
-    out = []
-    bld = p.bld
-    for c in bits(ok):
-        for b in g.city_bsites[c]:
-            if not bld[b] and (expansion or not g.bsite_exp[b]):
-                out.append(b)
-    out.sort()
+    n = net(g, p)
+    key = "expansion" if expansion else "building"
+    out = n.sites.get(key)
+    if out is None:
+        ok = p.cmask
+        for c in city_sites(g, p):
+            ok |= 1 << c
+        out = []
+        bld = p.bld
+        for c in bits(ok):
+            for b in g.city_bsites[c]:
+                if not bld[b] and (expansion or not g.bsite_exp[b]):
+                    out.append(b)
+        out.sort()
+        n.sites[key] = out
     return out

@@ -33,6 +33,8 @@ def network_output(s, p) -> list[int]:
     points] (without cards and metropolises)."""
     g = s.geo
     n = net(g, p)
+    if n.output is not None:
+        return n.output
     prod = s.rules.production
     acc = [0, 0, 0, 0, 0, 0]
     near = 0
@@ -53,29 +55,40 @@ def network_output(s, p) -> list[int]:
         _add(acc, out.pair, pairs)
     _add(acc, prod.symbiotic_city, n.n_sym)
     _add(acc, prod.white_city, n.n_white)
+    n.output = acc
     return acc
+
+
+def production_parts(s, p) -> tuple:
+    """The gain parts of the seat's production cards and connected metropolises
+    (remembered per claimed cards and connected metropolises)."""
+    key = (p.claimed, p.metro_on, p.metros)
+    cache = s.st.prod_cache
+    hit = cache.get(key)
+    if hit is None:
+        parts = []
+        cards = s.st.cards
+        for inst in p.claimed:
+            card = cards[inst]
+            if card.type == "production":
+                parts += [part for part in card.effect if part.kind == "gain"]
+        for h in bits(p.metro_on):
+            tile = p.metros[h]
+            if tile >= 0:
+                parts += list(s.st.metros[tile].production)
+        if len(cache) > 4096:
+            cache.clear()
+        hit = cache[key] = tuple(parts)
+    return hit
 
 
 def card_output(s, p) -> list[tuple]:
     """(gain, times) of the seat's production cards and connected metropolises."""
-    out = []
-    cards = s.st.cards
-    for inst in p.claimed:
-        card = cards[inst]
-        if card.type == "production":
-            for part in card.effect:
-                if part.kind == "gain":
-                    out.append((part.gain, gain_times(s, p, part)))
-    for h in bits(p.metro_on):
-        tile = p.metros[h]
-        if tile >= 0:
-            for part in s.st.metros[tile].production:
-                out.append((part.gain, gain_times(s, p, part)))
-    return out
+    return [(part.gain, gain_times(s, p, part)) for part in production_parts(s, p)]
 
 
 def produce(s, p) -> None:
-    acc = network_output(s, p)
+    acc = network_output(s, p)   # (remembered: read only)
     r = p.res
     for i in range(5):
         r[i] += acc[i]

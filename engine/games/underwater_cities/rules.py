@@ -398,15 +398,23 @@ class UnderwaterCitiesRules(RulesModel):
     switches: Switches = Switches()
     testing: FaultInjection = FaultInjection()
 
-    @model_validator(mode="after")
-    def _references(self):
-        geo = self.geometry
-        sites = site_ids(geo)
-        for bid, board in self.boards.items():
+    @field_validator("boards")
+    @classmethod
+    def _bonus_sites(cls, boards, info):
+        geo = info.data.get("geometry")
+        if geo is None:
+            return boards
+        sites = set(site_ids(geo))
+        for bid, board in boards.items():
             for sid in board.bonuses:
                 if sid not in sites:
                     raise ValueError(f"boards.{bid}.bonuses: unknown site '{sid}' (sites are "
                                      f"city ids, <city>b1.., <city>x and t1..t{len(geo.links)})")
+        return boards
+
+    @model_validator(mode="after")
+    def _references(self):
+        geo = self.geometry
         ids: set[str] = set()
         for coll in ("era1", "era2", "era3", "specials"):
             for c in getattr(self, coll):

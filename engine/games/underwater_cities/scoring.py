@@ -46,9 +46,12 @@ def brown_points(s, p) -> int:
 
 
 def city_points(s, p) -> int:
-    table = s.rules.final.city_points
-    return sum(table[(kinds >> 1 & 1) + (kinds >> 2 & 1) + (kinds >> 3 & 1)]
-               for _c, kinds in net(s.geo, p).types)
+    n = net(s.geo, p)
+    if n.city_pts is None:
+        table = s.rules.final.city_points
+        n.city_pts = sum(table[(kinds >> 1 & 1) + (kinds >> 2 & 1) + (kinds >> 3 & 1)]
+                         for _c, kinds in n.types)
+    return n.city_pts
 
 
 def leftover_points(s, res) -> int:
@@ -57,21 +60,33 @@ def leftover_points(s, res) -> int:
     return total // f.resources_per_point
 
 
-def end_cards(s, p) -> tuple[int, list[tuple]]:
-    """(points of the end cards' counting parts, [(cost, points, max times)] conversions)."""
-    fixed = 0
-    trades = []
-    cards = s.st.cards
-    for inst in p.claimed:
-        card = cards[inst]
-        if card.type != "end":
-            continue
-        for part in card.effect:
-            if part.kind == "trade":
-                trades.append((part.cost.vec(), part.gain.points, part.count))
-            else:
-                fixed += part_points(s, p, part)
-    return fixed, trades
+def end_parts(s, p) -> tuple[tuple, tuple]:
+    """The claimed end-scoring cards' counting parts and conversions [(cost, points, max
+    times)] (remembered per set of claimed cards)."""
+    cache = s.st.end_cache
+    hit = cache.get(p.claimed)
+    if hit is None:
+        counting, trades = [], []
+        cards = s.st.cards
+        for inst in p.claimed:
+            card = cards[inst]
+            if card.type != "end":
+                continue
+            for part in card.effect:
+                if part.kind == "trade":
+                    trades.append((part.cost.vec(), part.gain.points, part.count))
+                else:
+                    counting.append(part)
+        if len(cache) > 4096:
+            cache.clear()
+        hit = cache[p.claimed] = (tuple(counting), tuple(trades))
+    return hit
+
+
+def end_cards(s, p) -> tuple[int, tuple]:
+    """(points of the end cards' counting parts, their conversions)."""
+    counting, trades = end_parts(s, p)
+    return sum(part_points(s, p, part) for part in counting), trades
 
 
 def best_conversions(s, res, trades, exact: bool = True) -> tuple[int, list[int]]:
@@ -87,11 +102,15 @@ def best_conversions(s, res, trades, exact: bool = True) -> tuple[int, list[int]
         pts = 0
         for i in order:
             cost, gain, cap = trades[i]
-            while times[i] < cap and all(r >= c for r, c in zip(res, cost)):
+            k = cap
+            for j in range(5):
+                if cost[j]:
+                    k = min(k, res[j] // cost[j])
+            if k > 0:
                 for j in range(5):
-                    res[j] -= cost[j]
-                times[i] += 1
-                pts += gain
+                    res[j] -= cost[j] * k
+                times[i] = k
+                pts += gain * k
         return pts + leftover_points(s, res), times
     best = [-1, []]
     n = len(trades)

@@ -82,7 +82,7 @@ def new_state(rules, seats, seed: int, map_id: str, log: bool = True) -> UWCStat
         p = Player(i, seat.faction, g.nb)
         p.cmask = 1 << g.start
         p.res = list(rules.start.resources.vec())
-        p.actions = [st.assistants[i]]
+        p.actions = (st.assistants[i],)
         tiles = []
         for h in range(g.nh):
             pool = browns if g.hex_colour[h] == "brown" else blues

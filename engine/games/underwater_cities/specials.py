@@ -42,7 +42,7 @@ def _keep(s, p, inst: int, public: bool) -> None:
     p.hand.append(inst)
     p.hand.sort()
     if public:
-        p.public.add(inst)
+        p.public = p.public | {inst}
     fire(s, p, "on_special")
 
 

@@ -22,6 +22,9 @@ RES_NAMES = ("credits", "kelp", "steelplast", "science", "biomatter")
 
 # A decision with only one of these options is no decision: it is settled without asking.
 _FORCED = frozenset(("stop", "skip", "part", "option"))
+# Frames that always offer a real choice (never none, never only "stop"): not checked.
+_DECISIONS = frozenset(("card", "slot", "order", "pay", "limit", "use_dropped", "pay_special",
+                        "discard", "special", "special_keep", "pick"))
 
 
 class Static:
@@ -76,6 +79,8 @@ class Static:
             ends.append(total)
         self.era_end_rounds = tuple(ends)
         self.symbiotic_supply = rules.supply.symbiotic_cities.get(str(n), 0)
+        self.end_cache: dict = {}      # claimed cards -> their end-scoring parts (scoring)
+        self.prod_cache: dict = {}     # (claimed, metropolises) -> production parts
 
 
 static_for = PerRulesCache(Static)
@@ -95,15 +100,17 @@ class Player:
         self.res = [0, 0, 0, 0, 0]
         self.points = 0              # mirrors the score events (never below 0)
         self.hand: list[int] = []    # sorted card instances
-        self.public: set[int] = set()   # cards in hand every player knows (face-up Specials)
-        self.claimed: list[int] = []    # permanent, production and end-scoring cards
-        self.actions: list[int] = []    # action cards (the Personal Assistant among them)
-        self.used: set[int] = set()     # action cards used this era (rotated)
-        self.under: list[int] = []      # paid instant Special cards kept under the board
+        # Containers that change rarely are immutable (replaced, never changed in place),
+        # so that a copy of the state shares them.
+        self.public: frozenset = frozenset()   # cards in hand all know (face-up Specials)
+        self.claimed: tuple = ()        # permanent, production and end-scoring cards
+        self.actions: tuple = ()        # action cards (the Personal Assistant among them)
+        self.used: frozenset = frozenset()     # action cards used this era (rotated)
+        self.under: tuple = ()          # paid instant Special cards kept under the board
         self.specials_paid = 0
         self.cmask = 0               # built city sites
         self.smask = 0               # symbiotic ones
-        self.bld = [0] * n_bsites    # building code per building site (0: empty)
+        self.bld = (0,) * n_bsites   # building code per building site (0: empty)
         self.bup = 0                 # upgraded building sites
         self.tun = 0                 # built tunnel sites
         self.tun_up = 0              # upgraded tunnels
@@ -114,7 +121,7 @@ class Player:
         self.metro_on = 0            # hexagons connected (instant effect taken)
         self.abilities: tuple = ()   # (instance, Ability) of claimed permanent cards
         self.hand_bonus = 0
-        self.contracts: list[int] = []
+        self.contracts: tuple = ()
 
     def clone(self) -> "Player":
         p = Player.__new__(Player)
@@ -123,15 +130,15 @@ class Player:
         p.res = self.res.copy()
         p.points = self.points
         p.hand = self.hand.copy()
-        p.public = self.public.copy()
-        p.claimed = self.claimed.copy()
-        p.actions = self.actions.copy()
-        p.used = self.used.copy()
-        p.under = self.under.copy()
+        p.public = self.public
+        p.claimed = self.claimed
+        p.actions = self.actions
+        p.used = self.used
+        p.under = self.under
         p.specials_paid = self.specials_paid
         p.cmask = self.cmask
         p.smask = self.smask
-        p.bld = self.bld.copy()
+        p.bld = self.bld
         p.bup = self.bup
         p.tun = self.tun
         p.tun_up = self.tun_up
@@ -142,7 +149,7 @@ class Player:
         p.metro_on = self.metro_on
         p.abilities = self.abilities
         p.hand_bonus = self.hand_bonus
-        p.contracts = self.contracts.copy()
+        p.contracts = self.contracts
         return p
 
 
@@ -170,6 +177,8 @@ class UWCState(FrameMachine):
         s.sface = self.sface.copy()
         s.sbox = self.sbox.copy()
         s.occ = [o.copy() for o in self.occ]
+        s.supply = self.supply.copy()
+        s.tie_order = self.tie_order.copy()
         s.contracts = [c.copy() for c in self.contracts]
         s.turn = self.turn.copy()
         if log:
@@ -216,6 +225,8 @@ class UWCState(FrameMachine):
                     stack.pop()
                     auto(self, top)
                     continue
+                if kind in _DECISIONS:
+                    return
                 legal = self.LEGAL[kind](self, top)
                 if not legal:
                     stack.pop()

@@ -219,7 +219,7 @@ def _t_era_end(s, task):
     """Restore the action cards, remove the old era's deck and discards, the next era's
     deck, draw `era_draw` and keep the hand limit (rulebook "End of the Era")."""
     for p in s.players:
-        p.used.clear()
+        p.used = frozenset()
     old = s.era
     s.box_known.extend(s.discard)
     s.discard = []

@@ -1,0 +1,207 @@
+"""Rulebook "Game Play", "Cards", "Action Slots and Card Effects", "The Always-available
+Slot", "The Action-cloning Tile (4 Players)", "End of Turn", "Hand Limit Summary"."""
+
+import pytest
+
+from engine.core.errors import IllegalAction
+from uwc_helpers import building, claim, hand, res, settle
+
+
+def _slots(s):
+    return {a[1] for a in s.legal_actions() if a[0] == "slot"}
+
+
+def _to_slot(s, seat, cid):
+    """Seat `seat` to move, `cid` its only card, played: at the slot decision."""
+    hand(s, seat, [cid])
+    s.apply(("play", cid))
+    assert s.stack[-1][0] == "slot"
+    return s
+
+
+def test_matching_colour_resolves_the_card(make_state):
+    """"If the color of the card you played matches the color of the slot you chose, you
+    also get to perform the card's effect" - before or after the slot."""
+    s = make_state()
+    _to_slot(s, 0, "e1_kelp_harvest")                # red instant: 2 kelp, 1 credit
+    res(s, 0, science=1, credits=1)
+    building(s, 0, "c11b1", "farm")
+    s.apply(("slot", "r_science"))                   # red
+    assert s.legal_actions() == [("card_first",), ("slot_first",)]
+    s.apply(("card_first",))
+    p = s.players[0]
+    assert p.res[1] == 2 and p.res[0] == 2           # the card resolved
+    assert s.stack[-1][0] == "either"                # then the slot: 2 science or upgrade
+
+
+def test_mismatch_only_performs_the_slot(make_state):
+    """"If the color does not match, you just take the action and discard the card with no
+    effect\""""
+    s = make_state()
+    _to_slot(s, 0, "e1_kelp_harvest")
+    inst = s.turn[1]
+    res(s, 0)
+    s.apply(("slot", "y_steel"))                     # yellow: 2 steelplast, 1 kelp
+    p = s.players[0]
+    assert p.res[:3] == [0, 1, 2]
+    assert inst in s.discard
+    assert s.to_move() == 1                          # the turn is over
+
+
+def test_occupied_slots_are_not_available(make_state):
+    """"you choose a slot that no one else has chosen this round ... This makes the slot
+    occupied and not available for the rest of the round.\""""
+    s = make_state(n=3)
+    _to_slot(s, 0, "e1_foundry_shift")
+    s.apply(("slot", "y_steel"))
+    _to_slot(s, 1, "e1_kelp_harvest")
+    assert "y_steel" not in _slots(s)
+    assert ("clone", "y_steel") not in s.legal_actions()    # no cloning tile with 3
+
+
+def test_always_available_slot(make_state):
+    """"One action slot is always available, even if another player has already chosen it
+    this round. It has no color ... The always-available slot allows you to gain 2 cards and
+    2 credits.\""""
+    s = make_state()
+    _to_slot(s, 0, "e1_petty_cash")
+    res(s, 0)
+    s.apply(("always",))
+    p = s.players[0]
+    assert p.res[0] == 2 and len(p.hand) == 2 + 1    # 2 cards and the end-of-turn draw
+    _to_slot(s, 1, "e1_lobbyist")
+    assert ("always",) in s.legal_actions()
+
+
+def test_cloning_tile_shares_a_slot_of_another_player(make_state):
+    """The Action-cloning Tile: "1. Pay 1 credit. 2. Take the action-cloning tile. 3. Choose
+    an action slot occupied by another player ... you cannot choose a slot that is already
+    occupied by your tile ... it cannot be used again for the rest of the round.\""""
+    s = make_state(n=4)
+    _to_slot(s, 0, "e1_foundry_shift")
+    s.apply(("slot", "y_steel"))
+    _to_slot(s, 1, "e1_kelp_harvest")
+    res(s, 1, credits=1)
+    assert ("clone", "y_steel") in s.legal_actions()
+    s.apply(("clone", "y_steel"))
+    p = s.players[1]
+    assert p.res[0] == 0 + 0 and p.res[2] == 2       # paid 1 credit, 2 steelplast + kelp
+    assert s.cloned == 1 and s.occ[[sl.id for sl in s.st.slots].index("y_steel")] == [0, 1]
+    _to_slot(s, 2, "e1_research_grant")
+    res(s, 2, credits=3)
+    assert not any(a[0] == "clone" for a in s.legal_actions())   # used this round
+
+
+def test_cloning_tile_needs_a_credit(make_state):
+    s = make_state(n=4)
+    _to_slot(s, 0, "e1_foundry_shift")
+    s.apply(("slot", "y_steel"))
+    _to_slot(s, 1, "e1_kelp_harvest")
+    res(s, 1)
+    assert not any(a[0] == "clone" for a in s.legal_actions())
+
+
+def test_a_slot_must_be_usable_at_least_in_part(make_state):
+    """"you are not allowed to choose an action slot without using at least part of its
+    effect. For example, if you do not have enough resources to build 1 tunnel, you cannot
+    choose the action slot that allows you to build 2 tunnels.\""""
+    s = make_state()
+    _to_slot(s, 0, "e1_supply_drop")
+    res(s, 0, credits=5)
+    assert "r_tunnels" not in _slots(s)
+    res(s, 0, credits=1, steelplast=1)
+    assert "r_tunnels" in _slots(s)
+    res(s, 0, credits=1, biomatter=1)                # biomatter pays the steelplast
+    assert "r_tunnels" in _slots(s)
+
+
+def test_partial_use_is_allowed(make_state):
+    """"It is legal to use only part of an action or card effect.\""""
+    s = make_state()
+    _to_slot(s, 0, "e1_supply_drop")
+    res(s, 0, credits=2, steelplast=2)
+    s.apply(("slot", "r_tunnels"))
+    s.apply(next(a for a in s.legal_actions() if a[0] == "build"))
+    assert ("stop",) in s.legal_actions()
+    s.apply(("stop",))
+    assert s.to_move() == 1
+
+
+def test_card_then_slot_never_interleaved(make_state):
+    """Timing: "You must resolve all card effects and then all actions from an action slot
+    or vice versa. Resolving these 2 sets of actions simultaneously is not allowed.\""""
+    s = make_state()
+    _to_slot(s, 0, "e1_rapid_transit")               # green: build 2 tunnels
+    res(s, 0, credits=5, steelplast=5, kelp=2)
+    s.apply(("slot", "g_farms"))                      # green: build 2 farms
+    s.apply(("card_first",))
+    kinds = []
+    while s.to_move() == 0 and s.stack:
+        a = next(a for a in s.legal_actions() if a[0] == "build")
+        kinds.append(a[1])
+        s.apply(a)
+    assert kinds == ["tunnel", "tunnel", "farm", "farm"]
+
+
+def test_draw_one_card_at_the_end_of_the_turn(make_state):
+    """"At the end of your turn you always draw 1 card.\""""
+    s = make_state()
+    hand(s, 0, ["e1_foundry_shift", "e1_petty_cash", "e1_lobbyist"])
+    s.apply(("play", "e1_foundry_shift"))
+    s.apply(("slot", "y_steel"))
+    assert len(s.players[0].hand) == 3
+
+
+def test_discard_down_to_three_at_the_start_of_the_turn(make_state):
+    """"If you have more than 3 cards, you must discard down to 3 ... Officially, this
+    decision is made at the beginning of your next turn.\""""
+    s = make_state(n=2)
+    hand(s, 0, ["e1_supply_drop"])
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("always",))                             # 2 cards + 1: 3 in hand
+    hand(s, 1, ["e1_supply_drop"])
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("always",))
+    hand(s, 0, ["e1_supply_drop", "e1_petty_cash", "e1_lobbyist", "e1_quick_fix",
+                "e1_kelp_plot"])
+    assert len(s.players[0].hand) == 5               # more than 3 between turns is fine
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("always",))
+    hand(s, 1, ["e1_supply_drop", "e1_petty_cash", "e1_lobbyist", "e1_quick_fix",
+                "e1_kelp_plot"])
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("always",))
+    assert s.stack[-1][0] == "discard" and s.to_move() == 0
+    while s.stack[-1][0] == "discard":
+        s.apply(s.legal_actions()[0])
+    assert len(s.players[0].hand) == 3
+
+
+def test_hand_limit_plus_one(make_state):
+    """"If a card increases your hand limit by one, then you must discard down to A cards"
+    (A = 4)."""
+    s = make_state()
+    claim(s, 0, "e1_data_center")
+    assert s.hand_limit(s.players[0]) == 4
+
+
+def test_illegal_actions_leave_the_state_untouched(make_state):
+    s = make_state()
+    before = (s.step, list(s.players[0].hand))
+    with pytest.raises(IllegalAction):
+        s.apply(("slot", "y_steel"))
+    assert (s.step, s.players[0].hand) == before
+
+
+def test_three_turns_per_player_per_round(make_state):
+    """"Players continue until each has taken 3 turns.\""""
+    import random
+    s = make_state(n=3, seed=2)
+    rng = random.Random(2)
+    turns = 0
+    while s.round == 1:
+        t = s.turns_done
+        s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
+        turns += s.turns_done - t
+    assert turns == 9
+    settle(s)
