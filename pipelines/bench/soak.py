@@ -14,6 +14,7 @@ import argparse
 import random
 import sys
 import time
+from collections import Counter
 from typing import Callable, Sequence
 
 from engine.core.errors import IllegalAction
@@ -27,10 +28,12 @@ class InvariantBroken(AssertionError):
 
 
 def check_game(game, rules, seats: Sequence[Seat], map_id: str | None, seed: int,
-               choose: Callable[[int, list], int], max_steps: int = 100_000) -> int:
+               choose: Callable[[int, list], int], max_steps: int = 100_000,
+               ended: Counter | None = None) -> int:
     """Play one game, choosing with `choose(step, legal_actions) -> index`; after every step
     check the protocol and `game.invariants`; at the end check the scores.  Raises
-    InvariantBroken naming the step; returns the number of steps."""
+    InvariantBroken naming the step; returns the number of steps (and counts how the game
+    ended, `state.ended_by`, in `ended` if given)."""
     state = game.new_game(rules, list(seats), seed, map=map_id)
     n = len(seats)
     max_rounds = game.max_rounds(rules) if game.max_rounds else None
@@ -72,6 +75,8 @@ def check_game(game, rules, seats: Sequence[Seat], map_id: str | None, seed: int
             fail(f"seat {r.seat}: unknown score categories {set(r.breakdown)}")
     if n > 1 and not any(r.won for r in results):
         fail("nobody won")
+    if ended is not None:
+        ended[getattr(state, "ended_by", None) or "(none)"] += 1
     return state.step
 
 
@@ -85,30 +90,34 @@ def random_setup(game, rules, index: int, run_seed: int):
     return [Seat(f, "random") for f in factions[:n]], map_id, game_seed(run_seed, index)
 
 
-def soak_chunk(game_id: str, first: int, count: int, run_seed: int) -> tuple[int, int]:
+def soak_chunk(game_id: str, first: int, count: int, run_seed: int) -> tuple[int, int, Counter]:
     game = all_games()[game_id]
     rules = game.load_rules().model
     steps = 0
+    ended: Counter = Counter()
     for i in range(first, first + count):
         seats, map_id, seed = random_setup(game, rules, i, run_seed)
         rng = random.Random(seed ^ 0x5EED)
         steps += check_game(game, rules, seats, map_id, seed,
-                            lambda step, actions: rng.randrange(len(actions)))
-    return count, steps
+                            lambda step, actions: rng.randrange(len(actions)), ended=ended)
+    return count, steps, ended
 
 
 def soak(game_id: str, games: int, jobs: int = 1, run_seed: int = 20261129,
-         chunk: int = 100) -> tuple[int, int, float]:
+         chunk: int = 100) -> tuple[int, int, float, Counter]:
+    """(games, steps, wall seconds, games per `ended_by`)."""
     from joblib import Parallel, delayed
     t0 = time.perf_counter()
     parts = [(f, min(chunk, games - f)) for f in range(0, games, chunk)]
     done = Parallel(n_jobs=jobs, return_as="generator_unordered")(
         delayed(soak_chunk)(game_id, f, c, run_seed) for f, c in parts)
     n = steps = 0
-    for c, s in done:
+    ended: Counter = Counter()
+    for c, s, e in done:
         n += c
         steps += s
-    return n, steps, time.perf_counter() - t0
+        ended += e
+    return n, steps, time.perf_counter() - t0, ended
 
 
 def main(argv=None) -> int:
@@ -121,9 +130,10 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     games = args.game or sorted(builtin_games())
     for gid in games:
-        n, steps, wall = soak(gid, args.games, args.jobs, args.seed)
+        n, steps, wall, ended = soak(gid, args.games, args.jobs, args.seed)
+        how = ", ".join(f"{k} {v / n:.1%}" for k, v in ended.most_common())
         print(f"{gid}: {n} random games, {steps} steps, invariants held after every step "
-              f"({wall:.0f}s, {n / wall:.0f} games/s)", flush=True)
+              f"({wall:.0f}s, {n / wall:.0f} games/s); ended by: {how}", flush=True)
     return 0
 
 

@@ -26,12 +26,16 @@ W_CARD = 12.0          # a completed colony card
 W_SLOT = 2.0           # a colony-card slot still to fill
 W_FIT = 1.5            # a carried gem that fits the card
 W_GEM = 0.4            # any other carried gem
-W_DIST = 0.2           # one step from the next target
+W_DIST = 0.2           # one step from the next target (the first MAX_DIST steps)
+W_FAR = 0.05           # one step beyond MAX_DIST
 MAX_DIST = 8
+FAR = 40               # no target reachable
+W_OPEN = 0.15          # an empty space the worker can reach (up to MAX_OPEN of them)
+MAX_OPEN = 8
 W_ALIVE = 2.0
 W_DANGER = 2.5         # each turn of oxygen short of the way home
 AVG_CARD = 2.5         # slots of a colony card not yet drawn
-STEPS_PER_TURN = 3
+SAFETY = 0.7           # share of the expected steps counted on for the way home
 
 MOD_VALUE = {C.MAX_OXYGEN: 0.6, C.UPKEEP: -2.5, C.ENERGY: 1.2, C.MOVEMENT: 1.0,
              C.MOVE_COST: -2.0, C.COLLECT_COST: -0.8, C.SPEND_COST: -0.8, C.USE_COST: -0.3,
@@ -139,11 +143,11 @@ def _progress(s, seat: int) -> float:
 
 
 def evaluate(s, seat: int) -> float:
-    if s.over:
+    if s.over:                             # the final rank, from 1000 (first) down to 0 (last)
         from .scoring import standing
         mine = standing(s, seat)
-        best = max(standing(s, i) for i in range(s.n))
-        return 1000.0 if mine == best else _progress(s, seat) - 100.0
+        rank = sum(1 for i in range(s.n) if standing(s, i) > mine)
+        return 1000.0 * (s.n - 1 - rank) / max(1, s.n - 1) + _progress(s, seat)
     v = _progress(s, seat)
     others = [_progress(s, i) for i in range(s.n) if i != seat]
     if others:
@@ -164,29 +168,35 @@ def _position(s, seat: int) -> float:
     pos = s.pos[seat]
     dist = distances(s, pos)
     home = s.home(seat)
-    d_home = dist[home] if dist[home] >= 0 else MAX_DIST * 2
+    d_home = dist[home] if dist[home] >= 0 else FAR
     oxy = s.oxy[seat]
-    up = max(1, s.upkeep(seat))
-    turns_home = -(-d_home // STEPS_PER_TURN)
     v = 0.15 * oxy
-    short = turns_home * up - oxy
-    if pos != home and short > 0:
-        return v - W_DANGER * short - W_DIST * min(d_home, MAX_DIST)
-    miss = missing(s, seat) if s.card[seat] >= 0 else (1,) * (NC + 1)
     base = seat * NC
     carried = s.carry[base: base + NC]
+    short = _short_of_home(s, seat, d_home) if pos != home else 0.0
+    if short > 0:
+        return v - W_DANGER * short - _dist_cost(d_home)
+    miss = missing(s, seat) if s.card[seat] >= 0 else (1,) * (NC + 1)
     want = [c for c in range(NC) if miss[c] > carried[c] or miss[NC] > 0]
     if s.card[seat] >= 0 and not want:
         if s.rules.colony.spend_at_colony:
-            return v - W_DIST * min(d_home, MAX_DIST)
+            return v - _dist_cost(d_home)
         return v
-    best = MAX_DIST
+    best = FAR
     cgem = s.cgem
     tile = s.tile
+    # the cave left to explore: empty spaces the worker can reach (a closed cave strands
+    # everyone once its gems are gone)
+    open_spaces = sum(1 for c, d in enumerate(dist) if d > 0 and tile[c] < 0)
+    v += W_OPEN * min(open_spaces, MAX_OPEN)
+    kind = s.st.tile_kind
+    anomalies = s.rules.anomaly.draw_on == "enter"
+    drawing = bool(s.stack) and s.stack[-1][0] == "anomaly" and s.stack[-1][1] == seat
     for c, d in enumerate(dist):
         if d < 0 or d >= best:
             continue
-        if tile[c] < 0:
+        t = tile[c]
+        if t < 0:
             best = min(best, d + 2)        # unexplored: a gem may lie there
             continue
         b = c * NC
@@ -194,7 +204,39 @@ def _position(s, seat: int) -> float:
             if cgem[b + g]:
                 best = d
                 break
-    return v - W_DIST * best
+        else:
+            # an anomaly card may place gems: a target once drawn (the card pending), not after
+            if anomalies and kind[t] == "anomaly" and (c != pos or drawing):
+                best = min(best, d + 4)
+    return v - _dist_cost(best)
+
+
+def _short_of_home(s, seat: int, d_home: int) -> float:
+    """How many turns of oxygen the worker is short of the way home: the steps it can still
+    take this turn and, at the expected energy, on the turns its oxygen pays for (with a
+    SAFETY margin), against the steps home.  A recall it can still use is the way home."""
+    t = s.st.cards
+    for slot, card in enumerate(s.equip[seat]):
+        u = t.equip_use[card]
+        if u is not None and u.kind == "recall" and (
+                not t.equip_charges[card] or s.eq_uses[seat][slot] < t.equip_charges[card]):
+            return 0.0
+    cost = s.cost(seat, C.MOVE_COST)
+    per_turn = (_mean_energy(s) + (0 if s.once else s.ecrys[seat])
+                + min(0, s.mods[seat][C.ENERGY])) / cost + s.mcrys[seat]
+    now = (s.available() // cost + s.free) if seat == s.cur and s.phase == "actions" else 0
+    turns = s.oxy[seat] // max(1, s.upkeep(seat))
+    reach = now + turns * max(0.5, per_turn) * SAFETY
+    return max(0.0, (d_home - reach) / max(1.0, per_turn))
+
+
+def _mean_energy(s) -> float:
+    faces = s.st.energy_faces
+    return sum(faces) / len(faces)
+
+
+def _dist_cost(d: int) -> float:
+    return W_DIST * min(d, MAX_DIST) + W_FAR * max(0, d - MAX_DIST)
 
 
 # ---------------------------------------------------------------- the greedy fast path

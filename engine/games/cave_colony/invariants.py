@@ -7,8 +7,6 @@ the score equal to the completed colony cards.
 
 from __future__ import annotations
 
-from collections import Counter
-
 from . import cards as C
 from .state import NC
 
@@ -21,10 +19,8 @@ def check(s) -> list[str]:
     n = s.n
     # gems: supply + tiles + carried + on colony cards (+ removed) = 10 per colour
     for c in range(NC):
-        total = (s.gem_supply[c] + s.removed[c]
-                 + sum(s.cgem[x * NC + c] for x in range(zone.n_cells))
-                 + sum(s.carry[i * NC + c] for i in range(n))
-                 + sum(s.oncard[i * NC + c] for i in range(n)))
+        total = (s.gem_supply[c] + s.removed[c] + sum(s.cgem[c::NC]) + sum(s.carry[c::NC])
+                 + sum(s.oncard[c::NC]))
         if total != r.supply.gems_per_colour:
             bad.append(f"gem colour {c}: {total} in play, expected {r.supply.gems_per_colour}")
     if min(s.gem_supply) < 0 or min(s.cgem) < 0 or min(s.carry) < 0 or min(s.oncard) < 0:
@@ -54,41 +50,39 @@ def check(s) -> list[str]:
         if s.log.enabled and sum(s.log.breakdown(i).values()) != len(s.done[i]):
             bad.append(f"seat {i}: score events differ from completed cards")
     # tiles: bag + placed + drawn (in a pending decision) = the rules' counts
-    placed = Counter(t for t in s.tile if 0 <= t < st.n_regular)
-    drawn: Counter = Counter()
+    out = list(s.bag) + [0] * (len(st.tile_ids) - st.n_regular)   # bag + placed + drawn
+    for t in s.tile:
+        if t >= 0:
+            out[t] += 1
     for fr in s.stack:
         if fr[0] == "tile_pick":
-            drawn.update(fr[4])
+            for t in fr[4]:
+                out[t] += 1
         elif fr[0] == "orient":
-            drawn[fr[3]] += 1
-    for t in range(st.n_regular):
-        if s.bag[t] < 0 or s.bag[t] + placed[t] + drawn[t] != st.tile_count[t]:
-            bad.append(f"tile {st.tile_ids[t]}: bag {s.bag[t]} + placed {placed[t]} + drawn "
-                       f"{drawn[t]} != {st.tile_count[t]}")
-    for cell, t in enumerate(s.tile):
-        if t >= 0 and s.mask[cell] not in st.tile_masks[t]:
-            bad.append(f"cell {cell}: open sides {s.mask[cell]} are no rotation of {st.tile_ids[t]}")
-    bad.extend(_ring(s))
+            out[fr[3]] += 1
+    if min(s.bag) < 0 or out[:st.n_regular] != list(st.tile_count):
+        bad.append(f"tiles: bag + placed + drawn {out[:st.n_regular]} != {list(st.tile_count)}")
+    bad.extend(_tiles(s))
     # cards: every card of every deck exactly once (deck, hands, tables, pending decisions)
+    where: list[list[int]] = [list(d) for d in s.deck]
+    for i in range(n):
+        where[C.COLONY].extend(s.done[i])
+        if s.card[i] >= 0:
+            where[C.COLONY].append(s.card[i])
+        where[C.EQUIPMENT].extend(s.equip[i])
+        for kind, c in s.traits[i]:
+            where[kind].append(c)
+    for fr in s.stack:
+        if fr[0] == "trait_pick":
+            where[fr[2]].extend(fr[3:5])
+        elif fr[0] == "colony_pick":
+            where[C.COLONY].extend(fr[2])
+        elif fr[0] == "equip_pick":
+            where[C.EQUIPMENT].extend(fr[2])
+        elif fr[0] == "anomaly":
+            where[C.ANOMALY].append(fr[2])
     for k, name in enumerate(C.DECKS):
-        where = Counter(s.deck[k])
-        for i in range(n):
-            if k == C.COLONY:
-                where.update(s.done[i])
-                if s.card[i] >= 0:
-                    where[s.card[i]] += 1
-            elif k == C.EQUIPMENT:
-                where.update(s.equip[i])
-            elif k in (C.POSITIVE, C.NEGATIVE):
-                where.update(c for kind, c in s.traits[i] if kind == k)
-        for fr in s.stack:
-            if fr[0] == "trait_pick" and fr[2] == k:
-                where.update(fr[3:5])
-            elif (fr[0] == "colony_pick" and k == C.COLONY) or (fr[0] == "equip_pick" and k == C.EQUIPMENT):
-                where.update(fr[2])
-            elif fr[0] == "anomaly" and k == C.ANOMALY:
-                where[fr[2]] += 1
-        if where != Counter(range(len(getattr(r, name)))):
+        if sorted(where[k]) != list(range(len(getattr(r, name)))):
             bad.append(f"{name}: cards lost or duplicated")
         if len(s.known[k]) != len(s.deck[k]):
             bad.append(f"{name}: knowledge masks out of step with the deck")
@@ -101,18 +95,26 @@ def _pending(s, cell: int) -> bool:
     return any(fr[0] in ("tile_pick", "orient") and fr[2] == cell for fr in s.stack)
 
 
-def _ring(s) -> list[str]:
-    """Inner Ring tiles have enough open sides and keep the circular path; dead ends lie in
-    the outer ring or open onto it -- except on cells placed with the notes set aside (no
-    fitting tile left) or by "there are only Dead End's left" (`s.exempt`)."""
+def _tiles(s) -> list[str]:
+    """Every placed tile shows one of its rotations; Inner Ring tiles have enough open sides
+    and keep the circular path; dead ends lie in the outer ring or open onto it -- except on
+    cells placed with the notes set aside (no fitting tile left) or by "there are only Dead
+    End's left" (`s.exempt`)."""
     st = s.st
     zone = st.zone
     z = s.rules.zone
+    masks = st.tile_masks
+    n_regular = st.n_regular
+    exempt = s.exempt
     bad = []
     for c, t in enumerate(s.tile):
-        if t < 0 or t >= st.n_regular or s.exempt >> c & 1:
+        if t < 0:
             continue
         m = s.mask[c]
+        if m not in masks[t]:
+            bad.append(f"cell {c}: open sides {m} are no rotation of {st.tile_ids[t]}")
+        if t >= n_regular or exempt >> c & 1:
+            continue
         if zone.ring[c] == 1:
             if not st.inner_ok[t]:
                 bad.append(f"inner ring cell {c}: {st.tile_ids[t]} has too few open sides")
