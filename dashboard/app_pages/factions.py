@@ -1,8 +1,8 @@
 """Factions: is any faction too strong, does the first seat win too often?
 
 Win rates with 95% Wilson intervals against the fair share 1/P, score distributions, seat
-and turn-order effects, the faction-vs-faction matrix with Holm marks, and a strength model
-that controls for seat (and bot). Run, filters and focus faction live in the URL.
+and turn-order effects (from the starting player), head-to-head matchups with Holm marks, and
+a Plackett-Luce strength model that controls for seat (and bot). Run, filters and focus faction live in the URL.
 """
 
 from __future__ import annotations
@@ -30,18 +30,23 @@ player_games = int(rates["games"].sum())
 
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(n_games, player_games,
-            "95% Wilson intervals; a red/blue point differs from the fair share after Holm's "
-            "correction over the factions")
+            "bars: each faction's own 95% Wilson interval; a red/blue point: the exact binomial "
+            "test against the fair share rejects after Holm's correction over the factions (a "
+            "bar may exclude the fair share without a colour); the table's simultaneous "
+            "interval (Clopper-Pearson at 5%/factions) holds for all factions at once. A tied "
+            "win counts 1/k for each of its k winners")
 st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
 st.container(key="faction_rates_table").dataframe(
-    rates.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
-                 "p_holm", "significant", "mean_score", "sd_score"),
+    rates.select("faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
+                 "fair_share", "p_holm", "significant", "mean_score", "sd_score"),
     hide_index=True,
     column_config={
         "games": st.column_config.NumberColumn("player-games"),
         "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
         "low": st.column_config.NumberColumn("95% low", format="percent"),
         "high": st.column_config.NumberColumn("95% high", format="percent"),
+        "low_sim": st.column_config.NumberColumn("simultaneous low", format="percent"),
+        "high_sim": st.column_config.NumberColumn("simultaneous high", format="percent"),
         "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
         "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
         "significant": st.column_config.CheckboxColumn("differs"),
@@ -58,7 +63,9 @@ if quantiles is not None:
 st.markdown("#### Seat and first-player advantage")
 seats = ui.load(qf.seat_rates, db, run_id, **filters)
 if seats is not None:
-    ui.rests_on(n_games, None, "turn order 0 is the first player of each game")
+    ui.rests_on(n_games, None, "turn order 0 is the starting player of each game (runs stored "
+                "before the starting player was recorded show no turn order); a tied win counts "
+                "1/k for each of its k winners")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
     st.container(key="seat_table").dataframe(
         seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",
@@ -77,15 +84,18 @@ if seats is not None:
 st.markdown("#### Faction against faction")
 matrix = ui.load(qf.faction_matrix, db, run_id, **filters)
 if matrix is not None:
-    ui.rests_on(n_games, None, "each cell: win rate of the row faction in the games the column "
-                "faction also played; ▲/▼ the 95% interval excludes the fair share after Holm's "
-                "correction over all cells")
+    ui.rests_on(n_games, None, "head to head: each cell is the share of the games both "
+                "factions played in which the row faction finished above the column faction "
+                "(ties 1/2); 50% is an even matchup. ▲/▼: the exact binomial test against 50% "
+                "rejects after Holm's correction over the pairs (the cell's own 95% interval and "
+                "its simultaneous interval are in the hover). Grey: the pair never sat at the "
+                "same table in this selection, so nothing is known about it")
     st.plotly_chart(charts.faction_matrix(matrix), key="matrix_chart")
     factions = sorted(rates["faction"].to_list())
     focus = ui.url_choice("Focus faction", factions, "faction", key="focus_faction")
-    row = matrix.filter(matrix["faction"] == focus)
+    row = matrix.filter((matrix["faction"] == focus) & (matrix["games"] > 0))
     st.plotly_chart(
-        charts.rate_with_interval(row, "opponent", f"{focus}: win rate by opponent at the table",
+        charts.rate_with_interval(row, "opponent", f"{focus}: share finished above each opponent",
                                   "opponent"),
         key="focus_chart")
 
@@ -95,11 +105,12 @@ model = ui.load(qf.strength_model, db, run_id, filters["n_players"], filters["ma
 if model is not None:
     terms, fitted = model
     ui.rests_on(fitted, None,
-                "Luce's choice of the winner (Plackett-Luce first place; Bradley-Terry for two "
-                "players): each seat's chance to win is its strength over the table's total, with "
-                "faction, seat and (when bots vary within a seat) bot terms. Faction log-strengths "
-                "are centred on the average faction, seats measured against the first seat; the "
-                "bot filter does not apply")
+                "Plackett-Luce over the full finishing order (Bradley-Terry for two players): "
+                "each place goes to a seat with probability its strength over the total of the "
+                "seats not yet placed, with faction, seat and (when bots vary within a seat) bot "
+                "terms. Faction log-strengths are centred on the average faction, seats measured "
+                "against the first seat; when every seat has its own fixed bot, a seat term "
+                "includes that bot (its label says so); the bot filter does not apply")
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
     st.container(key="strength_table").dataframe(
         terms, hide_index=True,

@@ -91,7 +91,8 @@ def rate_with_interval(frame: Any, label: str, title: str, label_title: str | No
     """Win rates as points with their 95% interval, the fair share as a dashed line per row.
 
     ``frame`` has the columns ``label``, ``rate``, ``low``, ``high``, ``games``, ``wins``,
-    ``fair_share`` and ``significant`` (Holm-corrected: the interval excludes the fair share);
+    ``fair_share`` and ``significant`` (the exact binomial test rejects the fair share after
+    Holm's correction; the drawn interval is the row's own 95% interval, not an adjusted one);
     significant rows are coloured red (above) or blue (below).
     """
     rows = [r for r in _rows(frame) if _num(r.get("rate")) is not None]

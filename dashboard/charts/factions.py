@@ -16,14 +16,15 @@ def faction_win_rates(frame: Any, title: str = "Win rate by faction (95% interva
 
 
 def seat_win_rates(frame: Any, title: str = "Win rate by seat and by turn order") -> go.Figure:
-    """Win rate per table seat and per turn position (0 = first player), two panels."""
+    """Win rate per table seat and per turn position (0 = the game's starting player), two
+    panels."""
     from plotly.subplots import make_subplots
 
     rows = _rows(frame)
     if not rows:
         return _empty_figure(title, "No games for this selection")
     kinds = ["seat", "turn order"]
-    fig = make_subplots(rows=1, cols=2, subplot_titles=["by table seat", "by turn order (0 = first player)"],
+    fig = make_subplots(rows=1, cols=2, subplot_titles=["by table seat", "by turn order (0 = starting player)"],
                         shared_yaxes=True)
     for col, kind in enumerate(kinds, start=1):
         part = [r for r in rows if r["kind"] == kind]
@@ -57,39 +58,50 @@ def score_boxes(quantiles: Any, title: str = "Final score by faction") -> go.Fig
     return _layout(fig, title, showlegend=False, xaxis_title="faction", yaxis_title="final score")
 
 
-def faction_matrix(frame: Any, title: str = "Win rate of faction (row) in games with opponent (column)"
-                   ) -> go.Figure:
-    """Heatmap of the win rate of each faction against each opponent; cells whose interval
-    excludes the fair share after Holm's correction carry a ▲ (above) or ▼ (below)."""
+def faction_matrix(frame: Any, title: str = "Head to head: how often the row faction finished "
+                                            "above the column faction") -> go.Figure:
+    """Heatmap of head-to-head shares: in the games both factions played, the share the row
+    faction finished above the column faction (ties 1/2; 50% = an even matchup).  A ▲/▼ marks a
+    pair whose exact binomial test against 1/2 rejects after Holm's correction over the pairs;
+    the hover gives the cell's 95% interval and its simultaneous (Bonferroni) interval.  Pairs
+    that never shared a table are grey and say so: nothing can be said about them."""
     rows = _rows(frame)
     if not rows:
         return _empty_figure(title, "No games for this selection")
     factions = sorted({str(r["faction"]) for r in rows} | {str(r["opponent"]) for r in rows})
     cell = {(str(r["faction"]), str(r["opponent"])): r for r in rows}
-    z, text, custom = [], [], []
+    z, text, custom, grey, grey_text = [], [], [], [], []
     for a in factions:
-        zr, tr, cr = [], [], []
+        zr, tr, cr, gr, gt = [], [], [], [], []
         for b in factions:
             r = cell.get((a, b))
+            empty = a != b and (r is None or not r.get("games"))
+            gr.append(1 if empty else None)
+            gt.append("never met" if empty else "")
             if r is None or _num(r.get("rate")) is None:
-                zr.append(None), tr.append(""), cr.append([0, 0, None, None])
+                zr.append(None), tr.append(""), cr.append([0, 0, None, None, None, None])
                 continue
             mark = ""
             if r.get("significant"):
-                mark = " ▲" if _num(r["rate"]) > _num(r["fair_share"]) else " ▼"
+                mark = " ▲" if _num(r["rate"]) > 0.5 else " ▼"
             zr.append(_num(r["rate"]))
             tr.append(f"{_num(r['rate']):.0%}{mark}")
-            cr.append([r["wins"], r["games"], _num(r["low"]), _num(r["high"])])
-        z.append(zr), text.append(tr), custom.append(cr)
-    fair = [_num(r.get("fair_share")) for r in rows if _num(r.get("fair_share")) is not None]
-    mid = sum(fair) / len(fair) if fair else 0.25
+            cr.append([r["wins"], r["games"], _num(r["low"]), _num(r["high"]),
+                       _num(r.get("low_sim")), _num(r.get("high_sim"))])
+        z.append(zr), text.append(tr), custom.append(cr), grey.append(gr), grey_text.append(gt)
     fig = go.Figure(go.Heatmap(
         z=z, x=factions, y=factions, text=text, texttemplate="%{text}", customdata=custom,
-        colorscale="RdBu_r", zmid=mid, zmin=0, zmax=min(1.0, 2 * mid) if mid else 1,
-        colorbar={"title": "win rate", "tickformat": ".0%"},
-        hovertemplate=("<b>%{y}</b> with %{x} at the table<br>win rate %{z:.1%} (95% CI "
-                       "%{customdata[2]:.1%} – %{customdata[3]:.1%})<br>%{customdata[0]} wins in "
-                       "%{customdata[1]} games<extra></extra>")))
+        colorscale="RdBu_r", zmid=0.5, zmin=0, zmax=1,
+        colorbar={"title": "above", "tickformat": ".0%"},
+        hovertemplate=("<b>%{y}</b> above %{x} in %{z:.1%} of their %{customdata[1]} shared games "
+                       "(95% CI %{customdata[2]:.1%} – %{customdata[3]:.1%}; simultaneous "
+                       "%{customdata[4]:.1%} – %{customdata[5]:.1%})<extra></extra>")))
+    if any(v for row in grey for v in row):
+        fig.add_trace(go.Heatmap(
+            z=grey, x=factions, y=factions, text=grey_text, texttemplate="%{text}",
+            colorscale=[[0, "#d0d0d0"], [1, "#d0d0d0"]], showscale=False, name="never met",
+            hovertemplate=("<b>%{y}</b> and %{x} never sat at the same table in this selection: "
+                           "nothing is known about this matchup<extra></extra>")))
     return _layout(fig, title, xaxis={"title": "opponent", "side": "bottom"},
                    yaxis={"title": "faction", "autorange": "reversed"})
 
@@ -97,7 +109,7 @@ def faction_matrix(frame: Any, title: str = "Win rate of faction (row) in games 
 def strength_forest(terms: Any, title: str = "Strength model: log-strength with 95% intervals"
                     ) -> go.Figure:
     """Forest plot of the strength model's terms (factions centred on 0 = average; seats and
-    bots against their reference level)."""
+    bots against their reference level; a seat with its own fixed bot is labelled with it)."""
     rows = _rows(terms)
     if not rows:
         return _empty_figure(title, "Not enough games to fit the model")

@@ -28,7 +28,9 @@ from .base import db_option
               help="Override one rules value, e.g. game.rounds=6 (repeatable).")
 @click.option("--map", "map_id", default=None, help="Play every game on this map.")
 @click.option("--factions", default="rotate", show_default=True,
-              help="'rotate' (all factions) or a comma list, one per seat; rotated over seats.")
+              help="'rotate' (all factions, seated by a seeded balanced design: every pair meets and "
+                   "every faction takes every seat equally often per cycle) or a comma list, one "
+                   "per seat; seats rotated.")
 @db_option
 @click.option("--label", default="", help="Free text to find the run again.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True)
@@ -93,7 +95,18 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     for faction in sorted(summary.seats):
         n, w = summary.seats[faction], summary.wins[faction]
         click.echo(f"{faction:<20} {n:>6} {w:>6} {w / n:>9.1%}")
+    click.echo(seating_line(plan))
     exit_if_games_failed(summary)  # a game that raised: its seed and how to reproduce it
+
+
+def seating_line(plan) -> str:
+    """The seating design and its balance over the games played (pairs together, faction in
+    seat: min / max), e.g. for `delve simulate`."""
+    from pipelines.run.seating import balance
+    b = balance([[s.faction for s in spec.seats] for spec in plan.specs], plan.factions)
+    kind = plan.design.kind if plan.design is not None else "alphabetical rotation (older run)"
+    cycle = f", a cycle is {plan.design.cycle} games" if plan.design is not None else ""
+    return f"seating: {kind}{cycle}; {b.describe()}"
 
 
 @click.command()

@@ -33,6 +33,7 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     fail_at = fault.after_steps if fault is not None and game_index in fault.raise_in_games \
         else max_steps + 1
     state = game.new_game(rules, seats, seed, map=map, log=log)
+    start_seat = state.first_seat   # the starting player, before any move (first_seat moves on)
     bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
     observe = game.observe
     # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
@@ -61,7 +62,7 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
         "seed": seed, "n_players": len(seats), "map": state.map_id, "rounds": state.round,
         "steps": state.step, "first_seat": state.first_seat,
         "winner_seat": winners[0] if len(winners) == 1 else (winners[0] if winners else None),
-        "ended_by": state.ended_by, "wall_ms": wall_ms,
+        "ended_by": state.ended_by, "wall_ms": wall_ms, "start_seat": start_seat,
     }
     # A second, seat-level asymmetry a game may declare (e.g. Underhaven's special abilities).
     abilities = getattr(state, "seat_abilities", None)

@@ -351,7 +351,8 @@ class _sigterm_as_interrupt:
 def _run_row(plan: Plan, run_id: str, label: str, config: dict | None) -> dict:
     return {
         "run_id": run_id, "game": plan.game.id, "label": label, "variant": plan.variant_name,
-        "rules_hash": plan.rules.hash, "rules": plan.rules_payload, "config": config or {},
+        "rules_hash": plan.rules.hash, "rules": plan.rules_payload,
+        "config": {**(config or {}), "seating": plan.seating},
         "seed": plan.run_seed, "n_games": plan.n_games, "status": "running",
         "engine_version": engine.__version__, "n_players": plan.n_players,
         "bots": ",".join(plan.bots), "factions": ",".join(plan.factions), "map": plan.map,

@@ -3,9 +3,15 @@
 Everything the user gave is validated here, before the database is touched: the game, the
 rules (variants, --set overrides), the map, the factions, the bots and the player count.
 
-Seats.  Bots stay fixed to seats as given.  Factions rotate over seats across games so that
-faction and seat are not confounded: game i, seat s gets `factions[(i + s) % len(factions)]`,
-where `factions` is every faction of the game ("rotate") or the explicit list given.
+Seats.  Bots stay fixed to seats as given.  Which factions sit together, and where, follows a
+seeded balanced design (`pipelines.run.seating`): over every cycle of tables each faction meets
+each other faction equally often and sits in every seat equally often, the factions assigned
+to the design by a permutation drawn from the run seed.  `factions` is every faction of the
+game ("rotate", the name kept for the CLI) or an explicit list (one per seat, seats rotated).
+Runs planned before the design (config without `seating`) keep the old alphabetical rotation
+(game i, seat s gets `factions[(i + s) % k]`) so that they resume with the same games.
+Maps.  Without --map, game i is on map i mod (number of maps): with the tables of every cycle
+in a seeded order, map and table are independent.
 Seeds.  Game i's seed is `engine.core.rng.game_seed(run_seed, i)`: independent of workers,
 chunk sizes and backends.
 """
@@ -24,6 +30,8 @@ from engine.core.registry import get_game
 from engine.core.rng import game_seed
 from engine.core.rules import LoadedRules, canonical_json, validate
 
+from . import seating as seating_design
+
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -40,13 +48,15 @@ class Plan:
     run_seed: int
     n_players: int
     bots: tuple[str, ...]
-    factions: tuple[str, ...]          # the list rotated over seats
+    factions: tuple[str, ...]          # the factions the design seats
     map: str | None
     variants: tuple[str, ...]
     sets: tuple[str, ...]
     specs: list[GameSpec]
     rules_payload: str = ""            # JSON the workers validate to rebuild the rules
     game_modules: tuple[str, ...] = field(default_factory=tuple)
+    seating: str = seating_design.VERSION   # "balanced-1", or "rotate" for older runs
+    design: seating_design.Design | None = None
 
     @property
     def n_games(self) -> int:
@@ -109,6 +119,7 @@ def rules_payload(game: Game, rules: LoadedRules) -> str:
 
 
 def seat_factions(factions: Sequence[str], game_index: int, n_players: int) -> list[str]:
+    """The old alphabetical rotation (kept for runs planned before the balanced design)."""
     k = len(factions)
     return [factions[(game_index + s) % k] for s in range(n_players)]
 
@@ -116,7 +127,7 @@ def seat_factions(factions: Sequence[str], game_index: int, n_players: int) -> l
 def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random", seed: int = 0,
               variants: Sequence[str] = (), sets: Sequence[str] = (), map: str | None = None,
               factions: str = "rotate", first_index: int = 0,
-              rules: LoadedRules | None = None) -> Plan:
+              rules: LoadedRules | None = None, seating: str = seating_design.VERSION) -> Plan:
     """Validate everything and plan the batch.  `rules` (already loaded, e.g. a stored run's
     rules when resuming) replaces loading the rules files with `variants` and `sets`."""
     if n_games < 1:
@@ -152,23 +163,36 @@ def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random
     if not flist:
         raise SetupError(f"{game_id}: the rules define no factions to seat")
     bot_names = parse_bots(bots, n_players)
-    # Every distinct seating the rotation produces must be accepted by the game.
-    for i in range(len(flist)):
-        game.check_setup(model, n_players, map, seat_factions(flist, i, n_players))
+    design = None
+    if seating == "rotate":
+        def seat_of(i: int) -> list[str]:
+            return seat_factions(flist, i, n_players)
+        distinct = [seat_of(i) for i in range(len(flist))]
+    elif seating == seating_design.VERSION:
+        design = seating_design.make_design(flist, n_players, seed)
+        def seat_of(i: int) -> list[str]:
+            return list(design.seating(i))
+        distinct = sorted({t for t in design.tables})
+    else:
+        raise DelveError(f"seating design '{seating}' (runs.config): expected "
+                         f"'{seating_design.VERSION}' or 'rotate'")
+    # Every distinct seating the design produces must be accepted by the game.
+    for table in distinct:
+        game.check_setup(model, n_players, map, list(table))
     specs = []
     for i in range(first_index, first_index + n_games):
-        seats = tuple(Seat(f, b) for f, b in zip(seat_factions(flist, i, n_players), bot_names))
-        specs.append(GameSpec(i, game_seed(seed, i), seats, map or rotated_map(maps, flist, i)))
+        seats = tuple(Seat(f, b) for f, b in zip(seat_of(i), bot_names))
+        mp = map or (rotated_map(maps, flist, i) if seating == "rotate" else maps[i % len(maps)])
+        specs.append(GameSpec(i, game_seed(seed, i), seats, mp))
     return Plan(game=game, rules=rules, run_seed=seed, n_players=n_players, bots=bot_names,
                 factions=tuple(flist), map=map, variants=tuple(str(v) for v in variants),
                 sets=tuple(sets), specs=specs, rules_payload=rules_payload(game, rules),
-                game_modules=game_modules(game))
+                game_modules=game_modules(game), seating=seating, design=design)
 
 
 def rotated_map(maps: list[str], factions: list[str], index: int) -> str:
-    """Without --map, games cycle through the maps in blocks of one full faction rotation,
-    so that every block seats each faction in each seat once on the same map (map, faction
-    and seat stay unconfounded)."""
+    """The old rotation's maps (runs planned before the balanced design): blocks of one full
+    faction rotation on the same map."""
     return maps[(index // max(1, len(factions))) % len(maps)]
 
 
@@ -193,7 +217,7 @@ def plan_from_run(row: dict) -> Plan:
     plan = make_plan(game.id, n_games=int(row["n_games"]), n_players=int(cfg["players"]),
                      bots=cfg["bots"], seed=int(row["seed"]), map=cfg.get("map"),
                      factions=cfg.get("factions", "rotate"),
-                     rules=stored_rules(game, row["rules"]))
+                     rules=stored_rules(game, row["rules"]), seating=cfg.get("seating", "rotate"))
     plan.variants = tuple(cfg.get("variants", ()))
     plan.sets = tuple(cfg.get("sets", ()))
     return plan

@@ -26,6 +26,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("n_players", "INTEGER"), ("map", "VARCHAR"), ("rounds", "INTEGER"),
         ("steps", "INTEGER"), ("first_seat", "INTEGER"), ("winner_seat", "INTEGER"),
         ("ended_by", "VARCHAR"), ("wall_ms", "DOUBLE"),
+        ("start_seat", "INTEGER"),  # the starting player (first_seat: first player of the last round)
     ),
     "players": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seat", "INTEGER"),

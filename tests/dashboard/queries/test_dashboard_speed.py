@@ -51,23 +51,32 @@ WITH fg AS (
 )
 """
 
+# issue 12: a tied win counts 1/k (P13), turn order from the starting player (P5), and the
+# matrix is head to head (P2); the plain formulations below say the same thing the slow way.
 PLAIN_SEATS = PLAIN_FILTERED + """
+, fc AS (
+    SELECT fp.*, CASE WHEN fp.won THEN 1.0 / (SELECT count(*) FROM players q WHERE q.run_id = fp.run_id
+                 AND q.game_id = fp.game_id AND q.won) ELSE 0.0 END AS credit,
+           ((fp.seat - g.start_seat + fp.n_players) % fp.n_players)::INTEGER AS start_position
+    FROM fp JOIN games g ON g.run_id = fp.run_id AND g.game_id = fp.game_id
+)
 SELECT 'seat' AS kind, seat::INTEGER AS position, count(*)::BIGINT AS games,
-       sum(CAST(won AS INTEGER))::BIGINT AS wins,
+       sum(credit)::DOUBLE AS wins,
        avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
-FROM fp GROUP BY seat
+FROM fc GROUP BY seat
 UNION ALL
-SELECT 'turn order' AS kind, turn_position AS position, count(*)::BIGINT AS games,
-       sum(CAST(won AS INTEGER))::BIGINT AS wins,
+SELECT 'turn order' AS kind, start_position AS position, count(*)::BIGINT AS games,
+       sum(credit)::DOUBLE AS wins,
        avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
-FROM fp GROUP BY turn_position
+FROM fc GROUP BY start_position
 ORDER BY kind, position
 """
 
 PLAIN_MATRIX = PLAIN_FILTERED + """
 SELECT a.faction::VARCHAR AS faction, b.faction::VARCHAR AS opponent,
-       count(*)::BIGINT AS games, sum(CAST(a.won AS INTEGER))::BIGINT AS wins,
-       avg(1 / a.n_players::DECIMAL(18, 12))::DOUBLE AS fair_share
+       count(*)::BIGINT AS games,
+       sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END)::DOUBLE AS wins,
+       0.5::DOUBLE AS fair_share
 FROM fp AS a
 JOIN players AS b ON b.run_id = a.run_id AND b.game_id = a.game_id AND b.seat <> a.seat
 GROUP BY a.faction, b.faction
@@ -115,7 +124,7 @@ def test_seat_and_matrix_sql_equal_their_plain_formulation(sim_db: Path):
             params = {"run": run, **f}
             assert _frame(sim_db, queries.factions._SEAT_RATES_SQL, params).equals(
                 _frame(sim_db, PLAIN_SEATS, params))
-            assert _frame(sim_db, queries.factions._MATRIX_SQL, params).equals(
+            assert _frame(sim_db, queries.factions._HEAD_TO_HEAD_SQL, params).equals(
                 _frame(sim_db, PLAIN_MATRIX, params))
 
 
