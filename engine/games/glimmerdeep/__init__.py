@@ -7,6 +7,7 @@ from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
 from . import bots, scoring
+from .determinize import determinize
 from .board import build_board
 from .play import GlimmerdeepState
 from .rules import GlimmerdeepRules
@@ -101,6 +102,7 @@ GAME = register(Game(
     rules_model=GlimmerdeepRules,
     new_game=new_game,
     observe=observe,
+    determinize=determinize,
     factions=factions,
     maps=maps,
     map_cells=map_cells,

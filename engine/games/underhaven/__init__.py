@@ -7,6 +7,7 @@ from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
 from . import bots, scoring
+from .determinize import determinize
 from .board import geometry
 from .play import MAP_ID, UnderhavenState
 from .rules import UnderhavenRules
@@ -181,6 +182,7 @@ GAME = register(Game(
     rules_model=UnderhavenRules,
     new_game=new_game,
     observe=observe,
+    determinize=determinize,
     factions=factions,
     maps=maps,
     map_cells=map_cells,
