@@ -113,6 +113,7 @@ class MCTSBot:
         p, rng = self.p, self.rng
         path = []
         c = p.c
+        step = _stepper(state)
         while not state.is_over():
             mover = state.to_move()
             legal = state.legal_actions()
@@ -140,7 +141,7 @@ class MCTSBot:
                 child = Node(mover)
                 child.avail = 1
                 children[a] = child
-                state.apply_legal(a, legal)
+                step(a, legal)
                 self.fm_calls += 1
                 path.append(child)
                 if len(legal) > 1:           # a forced move does not end the selection
@@ -153,7 +154,7 @@ class MCTSBot:
                 s = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else math.inf
                 if s > best_s:
                     best, best_s = a, s
-            state.apply_legal(best, legal)
+            step(best, legal)
             self.fm_calls += 1
             node = children[best]
             path.append(node)
@@ -177,6 +178,7 @@ class MCTSBot:
     def _rollout(self, state) -> list[float]:
         p, rng, game = self.p, self.rng, self.game
         greedy = p.rollout == "greedy"
+        step = _stepper(state)
         for _ in range(p.depth):
             if state.is_over():
                 break
@@ -192,7 +194,7 @@ class MCTSBot:
                 a = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
             else:
                 a = legal[rng.randrange(len(legal))]
-            state.apply_legal(a, legal)
+            step(a, legal)
             self.fm_calls += 1
         return self._rewards(state)
 
@@ -206,6 +208,12 @@ class MCTSBot:
             return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
         values = [float(self.game.evaluate(state, s)) for s in range(_n_seats(state))]
         return reward_vector(values, self.p)
+
+
+def _stepper(state):
+    """`apply_legal` (the protocol's optional fast path), else `apply`."""
+    fast = getattr(state, "apply_legal", None)
+    return fast if fast is not None else (lambda a, _legal: state.apply(a))
 
 
 def _n_seats(state) -> int:
