@@ -48,6 +48,12 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
                 apply_legal(bot.pick(actions), actions)
             else:
                 state.apply(bot.pick(actions))
+        elif hasattr(bot, "decide"):  # the action and the legal list it was chosen from
+            action, actions = bot.decide(observe(state, seat), seat)
+            if apply_legal is not None:  # the seat's view lists the seat's own legal decisions
+                apply_legal(action, actions)
+            else:
+                state.apply(action)
         else:
             state.apply(bot.choose(observe(state, seat), seat))
         if state.step >= fail_at:

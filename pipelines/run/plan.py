@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from engine.bots import BOTS
+from engine.bots import BOTS, canonical_spec
 from engine.core.errors import DelveError, SetupError
 from engine.core.protocol import Game, Seat
 from engine.core.registry import get_game
@@ -85,11 +85,14 @@ def parse_bots(spec: str, n_players: int) -> tuple[str, ...]:
     if len(names) != n_players:
         raise DelveError(f"--bots '{spec}' names {len(names)} bots for {n_players} players: expected "
                          f"one bot for every seat, or a single bot for all (one of {', '.join(BOTS)})")
+    out = []
     for name in names:
-        if name not in BOTS:
-            raise DelveError(f"Unknown bot '{name}' in --bots '{spec}': expected one of "
-                             f"{', '.join(BOTS)}, or a comma list with one per seat")
-    return tuple(names)
+        try:  # a search bot's spec is recorded with its budget (mcts -> mcts:400)
+            out.append(canonical_spec(name))
+        except DelveError as exc:
+            raise DelveError(f"{exc} in --bots '{spec}' (one bot for all seats, or a comma "
+                             f"list with one per seat)") from None
+    return tuple(out)
 
 
 def game_modules(game: Game) -> tuple[str, ...]:

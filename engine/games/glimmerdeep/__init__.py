@@ -7,6 +7,7 @@ from __future__ import annotations
 from engine.core.protocol import Game
 from engine.core.registry import register
 
+from .determinize import determinize
 from . import bots, scoring
 from .rules import EARLIER_READINGS, GlimmerdeepRules, choice_catalogue
 from .setup import PLAYER_COUNTS, check_setup, factions, maps, new_game
@@ -21,6 +22,7 @@ GAME = register(Game(
     rules_model=GlimmerdeepRules,
     new_game=new_game,
     observe=observe,
+    determinize=determinize,
     factions=factions,
     maps=maps,
     map_cells=map_cells,

@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core.protocol import Game
 from engine.core.registry import register
 
+from .determinize import determinize
 from . import bots, decisions, scoring  # noqa: F401  (decisions installs the decision tables)
 from .board import map_cells, maps
 from .invariants import invariants
@@ -24,6 +25,7 @@ GAME = register(Game(
     rules_model=UnderhavenRules,
     new_game=new_game,
     observe=observe,
+    determinize=determinize,
     factions=factions,
     maps=maps,
     map_cells=map_cells,
