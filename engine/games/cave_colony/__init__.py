@@ -87,7 +87,7 @@ def map_cells(rules) -> list[MapCell]:
             kind = "outer_ring"
         else:
             kind = f"ring_{zone.ring[c]}"
-        out.append(MapCell(MAP_ID, c, x, zone.size - 1 - y, kind))
+        out.append(MapCell(MAP_ID, c, x, y, kind))
     return out
 
 

@@ -7,8 +7,8 @@ switch), then the others by (documented tie-break, RULES.md "Ranking"):
   1. completed colony cards, more first;
   2. gems on the unfinished colony card, more first;
   3. gems the worker carries, more first;
-  4. turn order: the later of two seats in turn order (counted from the first player) ranks
-     higher, since it has had no more turns than the earlier one.
+  4. a roll-off at the end of the game (one shuffle of the seats from the game's chance
+     stream: no seat is favoured).
 The last key differs for every seat, so ranks never tie: exactly one winner.  A game stopped
 by the turn limit is won by the seat ranked first.
 """
@@ -26,7 +26,8 @@ def standing(s, seat: int) -> tuple[int, ...]:
     finished = s.n - s.finish.index(seat) if seat in s.finish else 0
     on_card = sum(s.oncard[seat * NC: seat * NC + NC])
     carried = sum(s.carry[seat * NC: seat * NC + NC])
-    return (finished, len(s.done[seat]), on_card, carried, (seat - s.first_seat) % s.n)
+    roll = s.rolloff.index(seat) if s.rolloff else 0
+    return (finished, len(s.done[seat]), on_card, carried, roll)
 
 
 def result(s) -> list[SeatResult]:

@@ -73,6 +73,7 @@ def new_state(rules, seats, seed: int, log: bool = True) -> CaveState:
     s.past = [()] * n                 # the cards of the seat's dead workers (discarded face up)
     s.finish = []
     s.last_roll = 0
+    s.rolloff = ()                    # set at the end: the ranking's last tie-break
     # the decks, shuffled; nobody knows any card's place
     s.deck = []
     s.known = []

@@ -23,8 +23,13 @@ def make_state(game):
     """A game past setup (every first recruit with the first options), at the first player's
     first decision.  `sets`: rules overrides (`--set` syntax)."""
 
+    cache = {}
+
     def make(n=4, seed=1, sets=(), colonies=COLONIES):
-        rules = game.load_rules(sets=tuple(sets)).model
+        key = tuple(sets)
+        if key not in cache:
+            cache[key] = game.load_rules(sets=key).model
+        rules = cache[key]
         s = game.new_game(rules, [Seat(c, "random") for c in colonies[:n]], seed)
         while s.phase == "setup":
             s.apply(s.legal_actions()[0])

@@ -116,3 +116,24 @@ def test_the_action_guard_ends_endless_turns(at_actions):
     s = at_actions(energy=0)
     s.actions = s.rules.game.max_actions_per_turn
     assert s.legal_actions() == [("end",)]
+
+
+def test_worked_example_rolled_five_moved_one_tile(make_state):
+    """Rulebook "Energy", the note: "For example if you rolled a 5 and you moved one tile, you
+    would turn the die to show 4 face up instead of 5 to signify that you have spent that 1
+    energy"."""
+    for seed in range(1, 40):
+        s = make_state(seed=seed)
+        seat = s.stack[-1][1]
+        plain_worker(s, seat)
+        while s.stack[-1][0] != "act":
+            s.apply(s.legal_actions()[0])
+        if s.last_roll != 5:
+            continue
+        assert s.energy == 5
+        s.pos[seat] = lay(s, cell(s, 4, 2), "four_way", "NESW")
+        lay(s, cell(s, 4, 1), "four_way", "NESW")
+        s.apply(("move", N))
+        assert s.energy == 4
+        return
+    raise AssertionError("no roll of 5 in 39 seeds")

@@ -141,15 +141,30 @@ def test_play_out_switch_continues_for_the_order_of_victory(at_actions):
 
 def test_ranking_tie_break(at_actions):
     """RULES.md "Ranking": completed cards, then gems on the unfinished card, then carried gems,
-    then the later seat in turn order; ranks never tie."""
+    then the roll-off made when the game ends; ranks never tie."""
     from engine.games.cave_colony.scoring import result
+    from engine.games.cave_colony.turn import end_game
     s = at_actions()
-    s.over = True
+    end_game(s, "turn_limit")
+    assert sorted(s.rolloff) == list(range(s.n))
     ranks = {r.seat: r.rank for r in result(s)}
-    order = [(s.first_seat + i) % s.n for i in range(s.n)]
-    assert [ranks[x] for x in order] == [4, 3, 2, 1]
-    first = order[0]
+    assert [ranks[x] for x in s.rolloff] == [4, 3, 2, 1]     # all level: the roll-off decides
+    first = s.rolloff[0]                                     # ranked last so far
     s.carry[first * 5] = 1
     assert result(s)[first].rank == 1
-    s.oncard[order[1] * 5] = 1
-    assert result(s)[order[1]].rank == 1 and result(s)[first].rank == 2
+    other = s.rolloff[1]
+    s.oncard[other * 5] = 1
+    assert result(s)[other].rank == 1 and result(s)[first].rank == 2
+    s.done[first] = (0,)
+    assert result(s)[first].rank == 1 and sum(r.won for r in result(s)) == 1
+
+
+def test_the_roll_off_favours_no_seat(game, rules):
+    from engine.core.protocol import Seat
+    from engine.games.cave_colony.turn import end_game
+    top = [0, 0, 0, 0]
+    for seed in range(200):
+        s = game.new_game(rules, [Seat(c) for c in ("red", "green", "blue", "yellow")], seed)
+        end_game(s, "turn_limit")
+        top[s.rolloff[-1]] += 1
+    assert all(30 <= k <= 70 for k in top), top
