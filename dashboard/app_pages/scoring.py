@@ -48,9 +48,11 @@ if wl is not None:
         st.info("Every player of these games won or every player lost: nothing to compare.")
     else:
         n_w, n_l = int(wl["n_winners"][0]), int(wl["n_losers"][0])
-        ui.rests_on(n_games, n_w + n_l, f"{n_w:,} winners against {n_l:,} losers; Welch 95% "
-                    "intervals, coloured where Holm's correction over the categories keeps the "
-                    "difference")
+        ui.rests_on(n_games, n_w + n_l, f"{n_w:,} winners against {n_l:,} losers; the "
+                    "difference is taken within each game (its winners' mean minus its losers' "
+                    "mean), with a 95% t interval over games (the seats of a game are not "
+                    "independent), coloured where Holm's correction over the categories keeps "
+                    "it. Descriptive: it conditions on who won")
         st.plotly_chart(charts.winners_losers(wl), key="winners_chart")
         st.container(key="winners_table").dataframe(
             wl, hide_index=True,

@@ -260,9 +260,9 @@ else:
             badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
         sig = cmp.table.filter(pl.col("significant"))
         st.markdown(f"**{sig.height}** of {cmp.table.height} differences are significant "
-                    f"(95%, Holm-corrected across the table).")
-        settle = [wq.games_to_settle(cmp.n_games_b, d, lo, hi) for d, lo, hi in zip(
-            cmp.table["diff"], cmp.table["low"], cmp.table["high"])]
+                    f"(95%, Holm-corrected within each family: faction win rates, faction "
+                    f"scores, seats; categories and game length below are their own families).")
+        settle = wq.settle_column(cmp)
         table = cmp.table.with_columns(pl.Series("more_games_to_settle", settle, dtype=pl.Int64))
         pct = st.column_config.NumberColumn(format="%.3f")
         st.container(key="whatif_compare_table").dataframe(
@@ -272,9 +272,16 @@ else:
                            "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
                            "more_games_to_settle": st.column_config.NumberColumn(
                                "≈ more games to settle",
-                               help="For an open question (interval containing 0): about how "
-                                    "many more games (in each run) would make a difference of "
-                                    "this size significant (the interval narrows as 1/√n).")})
+                               help="For a row not significant after Holm: about how many "
+                                    "more games (in each run) a difference of this size needs "
+                                    "to be found with 80% power at the strictest Holm level of "
+                                    "its family (5%/rows; statsmodels' power calculation). "
+                                    "Decide the size before playing them.")})
+        st.caption("Plan the number of games before you play them: adding games and re-testing "
+                   "until a row turns significant (optional stopping) inflates false positives. "
+                   "To grow a run until its intervals are narrow enough, use `delve simulate "
+                   "--until-ci W`, which stops on the width of the intervals, not on "
+                   "significance.")
         l1, r1 = st.columns(2)
         l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")

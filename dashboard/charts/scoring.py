@@ -86,8 +86,8 @@ def round_curves(frame: Any, by: str = "faction",
 
 
 def winners_losers(frame: Any, title: str = "What separates winners from losers") -> go.Figure:
-    """Difference in mean points (winners − losers) per category with its 95% interval;
-    Holm-significant differences are coloured."""
+    """Within-game difference in points (winners − losers, averaged over games) per category
+    with its 95% interval over games; Holm-significant differences are coloured."""
     rows = [r for r in _rows(frame) if _num(r.get("difference")) is not None]
     if not rows:
         return _empty_figure(title, "Needs both winners and losers")

@@ -116,28 +116,76 @@ def points_by_round(db: str, run_id: str, n_players: int | None = None,
     return core.read_frame(db, _ROUND_SQL, _params(run_id, n_players, map_id, bot))
 
 
+# Winners against losers within each game (issue 12, P10): per game, the winners' mean points
+# minus the losers' mean points (in a category, or the final score), then a t interval over
+# games.  The seats of one game share the game (a long game gives everyone more points), so
+# the game, not the player-game, is the unit; zeros (no event in a category) are implicit.
+_WITHIN_GAME_SQL = _FILTERED + """
+, ng AS (
+    SELECT game_id, count(*) FILTER (WHERE won) AS nw, count(*) FILTER (WHERE NOT won) AS nl,
+           avg(score) FILTER (WHERE won) - avg(score) FILTER (WHERE NOT won) AS total_d
+    FROM fp GROUP BY game_id
+    HAVING count(*) FILTER (WHERE won) > 0 AND count(*) FILTER (WHERE NOT won) > 0
+), ev AS (
+    SELECT s.game_id, s.category, sum(s.points) FILTER (WHERE fp.won) AS pw,
+           sum(s.points) FILTER (WHERE NOT fp.won) AS pl
+    FROM score_events AS s JOIN fp ON fp.game_id = s.game_id AND fp.seat = s.seat
+    WHERE s.run_id = $run GROUP BY ALL
+), cats AS (SELECT DISTINCT category FROM ev), per_game AS (
+    SELECT c.category, ng.game_id,
+           coalesce(ev.pw, 0) / ng.nw - coalesce(ev.pl, 0) / ng.nl AS d
+    FROM ng CROSS JOIN cats AS c LEFT JOIN ev ON ev.game_id = ng.game_id AND ev.category = c.category
+    UNION ALL
+    SELECT $total, game_id, total_d FROM ng
+)
+SELECT category::VARCHAR AS category, count(*)::BIGINT AS games, avg(d)::DOUBLE AS mean,
+       var_samp(d)::DOUBLE AS var
+FROM per_game GROUP BY category ORDER BY category
+"""
+
+
 @cached(ttl=ANALYSIS_TTL_S)
 def winners_vs_losers(db: str, run_id: str, n_players: int | None = None,
                       map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
-    """Per category: mean points of winners and of losers, the difference with its Welch
-    interval (pipelines.stats) and Holm marks; sorted by the difference."""
+    """Per category: mean points of winners and of losers (per player-game), and the
+    within-game difference — each game's winners' mean minus its losers' mean, averaged over
+    the games — with a t interval over games (one value per game: the seats of a game are not
+    independent) and Holm marks; sorted by the difference.  Descriptive: it conditions on the
+    outcome, so it says what winners scored, not what makes a player win."""
+    import math
+
+    from scipy import stats as sps
+
     from pipelines import stats
 
     frame = scoring_stats(db, run_id, n_players, map_id, bot, version).filter(pl.col("kind") == "outcome")
+    within = {r["category"]: r for r in core.read_frame(
+        db, _WITHIN_GAME_SQL, _params(run_id, n_players, map_id, bot, total=TOTAL_SCORE)
+    ).iter_rows(named=True)}
     rows = []
     for cat in frame["category"].unique(maintain_order=True).to_list():
         part = {r["won"]: r for r in frame.filter(pl.col("category") == cat).iter_rows(named=True)}
-        win, lose = part.get(True), part.get(False)
-        if win is None or lose is None:
+        win, lose, w = part.get(True), part.get(False), within.get(cat)
+        if win is None or lose is None or w is None:
             continue
-        d, lo, hi, p = stats.diff_ci_summary(lose["mean"], lose["var"], lose["n"],
-                                             win["mean"], win["var"], win["n"])
+        n, d, var = int(w["games"]), float(w["mean"]), w["var"]
+        lo = hi = p = math.nan
+        if n >= 2 and var is not None:
+            se = math.sqrt(max(float(var), 0.0) / n)
+            if se > 0:
+                t = float(sps.t.ppf(0.975, n - 1))
+                lo, hi = d - t * se, d + t * se
+                p = float(2 * sps.t.sf(abs(d) / se, n - 1))
+            else:
+                lo = hi = d
+                p = 1.0 if d == 0 else 0.0
         rows.append({"category": cat, "winners": win["mean"], "losers": lose["mean"],
-                     "n_winners": win["n"], "n_losers": lose["n"], "difference": d,
+                     "n_winners": win["n"], "n_losers": lose["n"], "games": n, "difference": d,
                      "low": lo, "high": hi, "p_value": p})
     schema = {"category": pl.Utf8, "winners": pl.Float64, "losers": pl.Float64,
-              "n_winners": pl.Int64, "n_losers": pl.Int64, "difference": pl.Float64,
-              "low": pl.Float64, "high": pl.Float64, "p_value": pl.Float64}
+              "n_winners": pl.Int64, "n_losers": pl.Int64, "games": pl.Int64,
+              "difference": pl.Float64, "low": pl.Float64, "high": pl.Float64,
+              "p_value": pl.Float64}
     out = pl.DataFrame(rows, schema=schema)
     reject, adjusted = stats.holm(out["p_value"].to_list())
     return out.with_columns(pl.Series("p_holm", adjusted, dtype=pl.Float64),

@@ -110,18 +110,48 @@ def base_rules(db: str, run_id: str):
     return (game.id, json.loads(row["rules"]), cfg.get("variants", []), cfg.get("sets", []))
 
 
-def games_to_settle(n: int, diff: float, low: float, high: float) -> int | None:
-    """About how many more games (beyond the `n` played) would make an open difference
-    (interval containing 0) significant at its current size: the half-width shrinks as
-    1/sqrt(games), so it reaches |diff| after n * (half-width / |diff|)^2 games."""
+def games_to_settle(n: int, diff: float, low: float, high: float, *, paired: bool = True,
+                    alpha_adj: float = 0.05, significant: bool = False,
+                    power: float = 0.8) -> int | None:
+    """About how many more games (beyond the `n` played; in each run when unpaired) a
+    difference of its current size needs to be detected with `power` (80%) at the level
+    `alpha_adj` (the strictest Holm step of its family, alpha / m): a power calculation with
+    statsmodels' TTestPower (paired: a one-sample t on the per-game differences) or
+    NormalIndPower (independent runs), the standard deviation read back from the interval.
+    0 when the row is already significant after Holm; None when it cannot be said (no spread:
+    no game changed, or no difference).  Plan the size before playing: adding games until a
+    row turns significant is optional stopping and inflates false positives (issue 12, P9)."""
+    from scipy import stats as sps
+    from statsmodels.stats.power import NormalIndPower, TTestPower
+
     if n is None or n < 2 or diff is None or low is None or high is None:
         return None
     if any(x != x for x in (diff, low, high)):
         return None
-    if low > 0 or high < 0:
+    if significant:
         return 0
-    if diff == 0:
-        return None
     half = (high - low) / 2
-    need = n * (half / abs(diff)) ** 2
+    if diff == 0 or half <= 0:
+        return None
+    if paired:
+        sd = half / float(sps.t.ppf(0.975, n - 1)) * n ** 0.5
+        need = TTestPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj, power=power,
+                                        alternative="two-sided")
+    else:
+        sd = half / float(sps.norm.ppf(0.975)) * (n / 2) ** 0.5
+        need = NormalIndPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj,
+                                            power=power, ratio=1.0, alternative="two-sided")
+    need = float(need if not hasattr(need, "__len__") else need[0])
     return max(0, int(need - n + 0.999))
+
+
+def settle_column(cmp, alpha: float = 0.05) -> list[int | None]:
+    """`games_to_settle` for every row of a comparison's table, at alpha / (its family's size)."""
+    sizes = {f: int((cmp.table["family"] == f).sum()) for f in set(cmp.table["family"])}
+    out = []
+    for r in cmp.table.iter_rows(named=True):
+        n = r["n_a"] if cmp.paired else min(r["n_a"], r["n_b"])
+        out.append(games_to_settle(n, r["diff"], r["low"], r["high"], paired=cmp.paired,
+                                   alpha_adj=alpha / max(1, sizes[r["family"]]),
+                                   significant=bool(r["significant"])))
+    return out

@@ -124,21 +124,25 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     games = queries.games_count(db, rid, version=v)
     rates = queries.faction_rates(db, rid, version=v)
     pg = int(rates["games"].sum()) if rates.height else 0
-    rests = f"Based on {games:,} games ({pg:,} player-games); 95% Wilson intervals, Holm-corrected marks."
+    rests = (f"Based on {games:,} games ({pg:,} player-games); 95% Wilson intervals; a coloured "
+             f"mark: the exact binomial test rejects the fair share after Holm's correction; a "
+             f"tied win counts 1/k; turn order from the starting player; the matrix is head to "
+             f"head (share of shared games finished above the opponent, against 1/2).")
     factions = Section(f"{prefix}Factions", notes=[rests])
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
         ("Seat and first-player advantage", charts.seat_win_rates(queries.seat_rates(db, rid, version=v))),
-        ("Faction against faction", charts.faction_matrix(queries.faction_matrix(db, rid, version=v))),
+        ("Head to head", charts.faction_matrix(queries.faction_matrix(db, rid, version=v))),
     ]
     terms, fitted = queries.strength_model(db, rid, version=v)
-    factions.figures.append((f"Strength model (Luce's winner choice with seat terms; {fitted:,} "
-                             "games)", charts.strength_forest(terms)))
+    factions.figures.append((f"Strength model (Plackett-Luce over the finishing order, with seat "
+                             f"terms; {fitted:,} games)", charts.strength_forest(terms)))
     factions.tables.append(_table(
-        rates, ["faction", "games", "wins", "win_rate", "low", "high", "fair_share", "p_holm",
-                "mean_score"],
-        {"win_rate": ".1%", "low": ".1%", "high": ".1%", "fair_share": ".1%", "mean_score": ".1f"}))
+        rates, ["faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
+                "fair_share", "p_holm", "mean_score"],
+        {"wins": ".1f", "win_rate": ".1%", "low": ".1%", "high": ".1%", "low_sim": ".1%",
+         "high_sim": ".1%", "fair_share": ".1%", "mean_score": ".1f"}))
 
     scoring = Section(f"{prefix}Scoring", notes=[f"Based on {games:,} games."])
     by_cat = queries.category_by_faction(db, rid, version=v)
@@ -172,40 +176,36 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
 
 
 def comparison_section(db: str, run_a: dict[str, Any], run_b: dict[str, Any]) -> Section:
-    """Win rate per faction of run B minus run A, with Welch intervals from the two runs."""
-    import polars as pl
+    """B - A per faction and seat, the same comparison as `delve compare` and the What-if page
+    (pipelines.lab.compare: paired game by game when the pair is paired, Welch otherwise; Holm
+    within declared families), so the report, the CLI and the page agree (issue 12, P4)."""
+    from dashboard import charts
+    from pipelines.lab.compare import compare
 
-    from dashboard import charts, queries
-    from pipelines import stats
-
-    a = queries.faction_rates(db, run_a["run_id"], version=_version(run_a))
-    b = queries.faction_rates(db, run_b["run_id"], version=_version(run_b))
-    rows = []
-    for ra in a.iter_rows(named=True):
-        rb = next((r for r in b.iter_rows(named=True) if r["faction"] == ra["faction"]), None)
-        if rb is None:
-            continue
-        def var(r):
-            n, p = r["games"], r["win_rate"]
-            return p * (1 - p) * n / (n - 1) if n > 1 else None
-        d, lo, hi, p = stats.diff_ci_summary(ra["win_rate"], var(ra), ra["games"],
-                                             rb["win_rate"], var(rb), rb["games"])
-        rows.append({"category": ra["faction"], "winners": rb["win_rate"], "losers": ra["win_rate"],
-                     "n_winners": rb["games"], "n_losers": ra["games"], "difference": d,
-                     "low": lo, "high": hi, "p_value": p})
-    frame = pl.DataFrame(rows, schema={"category": pl.Utf8, "winners": pl.Float64,
-                                       "losers": pl.Float64, "n_winners": pl.Int64,
-                                       "n_losers": pl.Int64, "difference": pl.Float64,
-                                       "low": pl.Float64, "high": pl.Float64, "p_value": pl.Float64})
-    reject, _ = stats.holm(frame["p_value"].to_list())
-    frame = frame.with_columns(pl.Series("significant", reject, dtype=pl.Boolean))
-    fig = charts.winners_losers(frame, "Win rate: run B − run A by faction (95% Welch intervals)")
-    fig.update_layout(xaxis_title="win rate difference (B − A)", xaxis_tickformat=".0%")
+    c = compare(db, run_a["run_id"], run_b["run_id"], heatmap=False)
+    how = ("paired game by game (exact McNemar p, Newcombe's paired score interval)" if c.paired
+           else "independent runs (Welch intervals)")
+    win = charts.diff_forest(c.table, "win_rate", f"Win rate: B − A (95% intervals; {how})")
+    score = charts.diff_forest(c.table, "score", "Mean score: B − A (95% intervals)")
+    cols = ["family", "kind", "key", "metric", "a", "b", "diff", "low", "high", "p", "p_holm",
+            "significant", "note"]
+    fmt = {"a": ".3f", "b": ".3f", "diff": "+.3f", "low": "+.3f", "high": "+.3f", "p": ".4f",
+           "p_holm": ".4f"}
     label_a = run_a.get("label") or run_a["run_id"]
     label_b = run_b.get("label") or run_b["run_id"]
-    return Section("Comparison", figures=[("Win rate difference by faction", fig)],
-                   notes=[f"Run A: {label_a} ({run_a['run_id']}); run B: {label_b} "
-                          f"({run_b['run_id']}). Coloured bars differ after Holm's correction."])
+    section = Section("Comparison", figures=[("Win rate difference by faction and seat", win),
+                                             ("Score difference by faction and seat", score)],
+                      notes=[f"Run A: {label_a} ({run_a['run_id']}); run B: {label_b} "
+                             f"({run_b['run_id']}). {'PAIRED' if c.paired else 'NOT PAIRED'}: "
+                             f"{c.why}. The same comparison as `delve compare`: p-values "
+                             f"Holm-corrected within each family (named in the table); red "
+                             f"marks differ after that correction."])
+    section.tables.append(_table(c.table, cols, fmt))
+    section.tables.append(_table(c.categories, ["family", "category", "a", "b", "diff", "low",
+                                                "high", "p", "p_holm", "significant"], fmt))
+    section.tables.append(_table(c.length, ["family", "metric", "a", "b", "diff", "low", "high",
+                                            "p", "p_holm", "significant"], fmt))
+    return section
 
 
 # --- rendering --------------------------------------------------------------------------------

@@ -141,13 +141,15 @@ def sweep(game, sets, n_games, players, bots, seed, jobs, variants, map_id, fact
               help="Candidate values (inclusive), or a comma list.")
 @click.option("--target", type=click.Choice(["fair"]), default="fair", show_default=True)
 @click.option("--batch", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games added to every surviving candidate per round.")
+              help="Games per candidate at the first look; every look doubles them.")
 @click.option("--max-games", type=click.IntRange(min=1), default=5000, show_default=True,
               help="At most this many games per candidate.")
 @click.option("--alpha", type=float, default=0.05, show_default=True,
               help="Error rate: chance of ruling out the best value.")
 @click.option("--tolerance", type=click.FloatRange(min=0), default=0.02, show_default=True,
-              help="Stop once the remaining values differ by at most this much.")
+              help="Stop once every two remaining values are within this much of each other "
+                   "in largest deviation (paired bound); at --max-games the achieved width is "
+                   "reported instead.")
 @click.option("--set", "sets", multiple=True, metavar="PATH=VALUE", help="Fixed overrides.")
 @click.option("--variant", "variants", multiple=True, type=click.Path())
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
@@ -175,6 +177,7 @@ def balance(game, param, rng, target, batch, max_games, alpha, tolerance, sets, 
                          echo=lambda s: click.echo(s, err=True))
     click.echo(format_balance(res))
     click.echo(json.dumps({"suggested": res.best.value, "interval": list(res.interval),
+                           "survivors": res.surviving_values, "within": res.within,
                            "settled": res.settled, "games": res.total_games,
                            "sweep_id": res.sweep_id}, default=str))
 

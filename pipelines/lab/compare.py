@@ -1,8 +1,20 @@
 """Compare two runs of the same game (`delve compare RUN_A RUN_B`, the What-if page).
 
 For each faction and each seat: win rate and mean score in A and in B, the difference B - A
-with its 95% interval and a p-value, Holm-corrected across the whole table; then the changes
-in points per score category, in game length, and the per-cell difference of the move heatmap.
+with its 95% interval and a p-value; then the changes in points per score category, in game
+length, and the per-cell difference of the move heatmap.
+
+Families (issue 12, P6).  The p-values are Holm-corrected within declared families, each on
+its own: "faction win rates" (the primary question of a what-if), "faction scores", "seats"
+(win rates and scores by seat), "categories" and "game length".  Every row names its family.
+Win rates: a tied win counts 1/k for each of its k winners (P13).  Paired win-rate differences
+get an exact sign test (exact McNemar for 0/1 outcomes) and Newcombe's score interval for
+paired proportions (method 10, Wilson margins with the pairs' correlation); when no game's
+outcome changed the interval is the rule-of-three bound +-3/n, said in `note` (P8).
+Categories are aggregated to one value per game (points per player-game, the mean over the
+game's seats) before the interval, so the seats of one game are not counted as independent
+(P3).  Two runs that were not declared paired but play the same seeds and seats game by game
+(e.g. the same --seed) are detected and compared as paired (P13).
 
 Paired or not.  When B replays A's games (`--paired-with`, or two members of one sweep), each
 (game id, seat) of A is matched to the same game and seat of B (same seed, same faction), and
@@ -21,6 +33,7 @@ from dataclasses import dataclass
 
 import polars as pl
 from scipy import stats as sps
+from statsmodels.stats.proportion import proportion_confint
 
 from engine.core.errors import DelveError
 
@@ -39,9 +52,9 @@ class Comparison:
     n_games_a: int
     n_games_b: int
     n_pairs: int             # games matched game by game (paired only)
-    table: pl.DataFrame      # kind, key, metric, n_a, n_b, a, b, diff, low, high, p, p_holm, significant
-    categories: pl.DataFrame  # category, a, b, diff, low, high, p
-    length: pl.DataFrame     # metric, a, b, diff, low, high, p
+    table: pl.DataFrame      # kind, key, metric, n_a, n_b, a, b, diff, low, high, p, family, p_holm, significant, note
+    categories: pl.DataFrame  # category, a, b, diff, low, high, p, family, p_holm, significant
+    length: pl.DataFrame     # metric, a, b, diff, low, high, p, family, p_holm, significant
     heatmap: pl.DataFrame    # map, cell, x, y, a, b, diff  (moves per game)
 
     def significant_rows(self) -> pl.DataFrame:
@@ -60,6 +73,40 @@ def paired_from_stats(n: int, mean_d: float, sd_d: float | None, alpha: float = 
     t = sps.t.ppf(1 - alpha / 2, n - 1)
     p = float(2 * sps.t.sf(abs(mean_d / se), n - 1))
     return mean_d, mean_d - t * se, mean_d + t * se, p
+
+
+def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11: int, n10: int,
+                       n01: int, n00: int, alpha: float = ALPHA):
+    """(diff, low, high, p, note) of pb - pa for paired 0/1 outcomes (win or not, game by game).
+
+    p: exact sign test on the games whose outcome changed (n_up went up, n_down went down) —
+    the exact McNemar test.  Interval: Newcombe's (1998) method 10, the score interval for a
+    difference of paired proportions: Wilson intervals of both margins combined with the
+    correlation phi of the 2x2 table (n11 both won, n10 A only, n01 B only, n00 neither).  When
+    no game changed the difference is 0 in these games, but that is not a proven zero: the
+    interval is the rule-of-three bound +-3/n (95% upper bound of the rate of changed games,
+    which bounds |pb - pa|) and `note` says so."""
+    if n < 1:
+        return math.nan, math.nan, math.nan, math.nan, ""
+    diff = pb - pa
+    changed = n_up + n_down
+    if changed == 0:
+        bound = min(1.0, 3.0 / n)
+        return diff, diff - bound, diff + bound, 1.0, f"no game changed; |B - A| < {bound:.3g} (rule of three)"
+    p = float(sps.binomtest(min(n_up, n_down), changed, 0.5).pvalue) if n_up != n_down else 1.0
+    z_alpha = alpha
+    l1, u1 = (float(x) for x in proportion_confint(pb * n, n, alpha=z_alpha, method="wilson"))
+    l2, u2 = (float(x) for x in proportion_confint(pa * n, n, alpha=z_alpha, method="wilson"))
+    # margins of the 2x2 table (B won / lost x A won / lost)
+    r1, r2 = n11 + n01, n10 + n00      # B won, B lost
+    c1, c2 = n11 + n10, n01 + n00      # A won, A lost
+    denom = r1 * r2 * c1 * c2
+    phi = (n11 * n00 - n10 * n01) / math.sqrt(denom) if denom > 0 else 0.0
+    d1, d2 = pb - l1, u2 - pa
+    e1, e2 = u1 - pb, pa - l2
+    delta = math.sqrt(max(0.0, d1 * d1 - 2 * phi * d1 * d2 + d2 * d2))
+    eps = math.sqrt(max(0.0, e1 * e1 - 2 * phi * e1 * e2 + e2 * e2))
+    return diff, max(-1.0, diff - delta), min(1.0, diff + eps), p, ""
 
 
 def welch_from_stats(na, ma, sda, nb, mb, sdb, alpha: float = ALPHA):
@@ -87,8 +134,6 @@ def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
     declared = (b.get("paired_with") == a["run_id"] or a.get("paired_with") == b["run_id"]
                 or (a.get("sweep_id") and a.get("sweep_id") == b.get("sweep_id"))
                 or (a.get("paired_with") and a.get("paired_with") == b.get("paired_with")))
-    if not declared:
-        return False, "independent runs (B was not launched with --paired-with A)", 0
     ga, gb, bad = con.execute(
         """
         WITH a AS (SELECT game_id, seed FROM games WHERE run_id = ?),
@@ -103,6 +148,12 @@ def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
           ON pa.run_id = ? AND pb.run_id = ? AND pa.game_id = pb.game_id AND pa.seat = pb.seat
         WHERE pa.faction <> pb.faction OR pa.bot <> pb.bot
         """, [a["run_id"], b["run_id"]]).fetchone()[0]
+    if not declared:
+        if gb and not bad and not bad_seats:
+            # not declared, but the same games (e.g. two runs with the same --seed): pair them
+            return True, (f"not declared paired, but every one of B's {gb} games has A's seed and "
+                          f"seats (the same --seed): compared game by game as paired"), gb
+        return False, "independent runs (B was not launched with --paired-with A)", 0
     if bad or bad_seats:
         return False, (f"declared paired, but {bad} game(s) differ in seed and {bad_seats} seat(s) "
                        f"in faction or bot: compared as independent runs"), 0
@@ -112,30 +163,45 @@ def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
 
 # -- the comparison -------------------------------------------------------------------------------
 
-_PAIRED_ROWS = """
-WITH a AS (SELECT game_id, seat, faction, won::INT AS w, score::DOUBLE AS s FROM players WHERE run_id = ?),
-     b AS (SELECT game_id, seat, faction, won::INT AS w, score::DOUBLE AS s FROM players WHERE run_id = ?),
-     j AS (SELECT a.faction, a.seat, a.w AS wa, b.w AS wb, a.s AS sa, b.s AS sb
+# A win shared by k tied winners counts 1/k (w); `won` (0/1) feeds the 2x2 table of McNemar.
+_CREDIT = """
+SELECT game_id, seat, faction, won::INT AS won,
+       CASE WHEN won THEN 1.0 / count(*) FILTER (WHERE won) OVER (PARTITION BY game_id) ELSE 0.0 END AS w,
+       score::DOUBLE AS s
+FROM players WHERE run_id = ?
+"""
+
+_PAIRED_ROWS = f"""
+WITH a AS ({_CREDIT}), b AS ({_CREDIT}),
+     j AS (SELECT a.faction, a.seat, a.w AS wa, b.w AS wb, a.won AS oa, b.won AS ob,
+                  a.s AS sa, b.s AS sb
            FROM a JOIN b USING (game_id, seat))
 SELECT 'faction' AS kind, faction AS key, count(*) AS n, avg(wa), avg(wb), avg(wb - wa),
-       stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa)
+       stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa),
+       count(*) FILTER (WHERE wb > wa), count(*) FILTER (WHERE wb < wa),
+       count(*) FILTER (WHERE oa = 1 AND ob = 1), count(*) FILTER (WHERE oa = 1 AND ob = 0),
+       count(*) FILTER (WHERE oa = 0 AND ob = 1), count(*) FILTER (WHERE oa = 0 AND ob = 0)
 FROM j GROUP BY faction
 UNION ALL
 SELECT 'seat', CAST(seat AS VARCHAR), count(*), avg(wa), avg(wb), avg(wb - wa),
-       stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa)
+       stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa),
+       count(*) FILTER (WHERE wb > wa), count(*) FILTER (WHERE wb < wa),
+       count(*) FILTER (WHERE oa = 1 AND ob = 1), count(*) FILTER (WHERE oa = 1 AND ob = 0),
+       count(*) FILTER (WHERE oa = 0 AND ob = 1), count(*) FILTER (WHERE oa = 0 AND ob = 0)
 FROM j GROUP BY seat
 """
 
-_RUN_ROWS = """
-SELECT 'faction' AS kind, faction AS key, count(*), avg(won::INT), stddev_samp(won::INT),
-       avg(score), stddev_samp(score)
-FROM players WHERE run_id = ? GROUP BY faction
+_RUN_ROWS = f"""
+WITH c AS ({_CREDIT})
+SELECT 'faction' AS kind, faction AS key, count(*), avg(w), stddev_samp(w), avg(s), stddev_samp(s)
+FROM c GROUP BY faction
 UNION ALL
-SELECT 'seat', CAST(seat AS VARCHAR), count(*), avg(won::INT), stddev_samp(won::INT),
-       avg(score), stddev_samp(score)
-FROM players WHERE run_id = ? GROUP BY seat
+SELECT 'seat', CAST(seat AS VARCHAR), count(*), avg(w), stddev_samp(w), avg(s), stddev_samp(s)
+FROM c GROUP BY seat
 """
 
+# Points per category, one value per game: the mean over the game's seats (points per
+# player-game), so that the seats of one game are one observation (issue 12, P3).
 _CATEGORY_POINTS = """
 WITH cats AS (SELECT DISTINCT category FROM score_events WHERE run_id IN (?, ?)),
 pts AS (
@@ -144,12 +210,13 @@ pts AS (
   LEFT JOIN score_events e ON e.run_id = p.run_id AND e.game_id = p.game_id
        AND e.seat = p.seat AND e.category = c.category
   WHERE p.run_id IN (?, ?)
-  GROUP BY ALL)
+  GROUP BY ALL),
+gpts AS (SELECT run_id, game_id, category, avg(pts) AS pts FROM pts GROUP BY ALL)
 """
 
 _CATEGORY_PAIRED = _CATEGORY_POINTS + """
 SELECT a.category, count(*), avg(a.pts), avg(b.pts), avg(b.pts - a.pts), stddev_samp(b.pts - a.pts)
-FROM pts a JOIN pts b ON a.game_id = b.game_id AND a.seat = b.seat AND a.category = b.category
+FROM gpts a JOIN gpts b ON a.game_id = b.game_id AND a.category = b.category
 WHERE a.run_id = ? AND b.run_id = ?
 GROUP BY a.category ORDER BY a.category
 """
@@ -158,7 +225,7 @@ _CATEGORY_RUNS = _CATEGORY_POINTS + """
 SELECT category, count(*) FILTER (WHERE run_id = ?), avg(pts) FILTER (WHERE run_id = ?),
        stddev_samp(pts) FILTER (WHERE run_id = ?), count(*) FILTER (WHERE run_id = ?),
        avg(pts) FILTER (WHERE run_id = ?), stddev_samp(pts) FILTER (WHERE run_id = ?)
-FROM pts GROUP BY category ORDER BY category
+FROM gpts GROUP BY category ORDER BY category
 """
 
 _LENGTH_PAIRED = """
@@ -213,12 +280,13 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
             raise DelveError(f"Run '{empty}' has no games stored: nothing to compare")
         rows = []
         if paired:
-            for kind, key, n, wa, wb, dw, sdw, sa, sb, ds, sds in con.execute(
-                    _PAIRED_ROWS, [ra, rb]).fetchall():
-                for metric, ma, mb, d, sd in (("win_rate", wa, wb, dw, sdw),
-                                              ("score", sa, sb, ds, sds)):
-                    diff, lo, hi, p = paired_from_stats(n, d, sd)
-                    rows.append((kind, key, metric, n, n, ma, mb, diff, lo, hi, p))
+            for (kind, key, n, wa, wb, dw, sdw, sa, sb, ds, sds, up, down, n11, n10, n01,
+                 n00) in con.execute(_PAIRED_ROWS, [ra, rb]).fetchall():
+                diff, lo, hi, p, note = paired_proportions(n, wa, wb, up, down, n11, n10, n01, n00)
+                rows.append((kind, key, "win_rate", n, n, wa, wb, diff, lo, hi, p, note))
+                diff, lo, hi, p = paired_from_stats(n, ds, sds)
+                note = "identical in every game" if sds == 0 and ds == 0 else ""
+                rows.append((kind, key, "score", n, n, sa, sb, diff, lo, hi, p, note))
             cats = [(c, ma, mb, *paired_from_stats(n, d, sd)) for c, n, ma, mb, d, sd in
                     con.execute(_CATEGORY_PAIRED, [ra, rb, ra, rb, ra, rb]).fetchall()]
             length = [(m, ma, mb, *paired_from_stats(n, d, sd)) for m, n, ma, mb, d, sd in
@@ -226,7 +294,7 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
         else:
             per = {}
             for run in (ra, rb):
-                for kind, key, n, w, sdw, s, sds in con.execute(_RUN_ROWS, [run, run]).fetchall():
+                for kind, key, n, w, sdw, s, sds in con.execute(_RUN_ROWS, [run]).fetchall():
                     per.setdefault((kind, key), {})[run] = (n, w, sdw, s, sds)
             for (kind, key), d in per.items():
                 if ra not in d or rb not in d:
@@ -235,7 +303,7 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
                 for metric, m1, sd1, m2, sd2 in (("win_rate", w1, sw1, w2, sw2),
                                                  ("score", s1, ss1, s2, ss2)):
                     diff, lo, hi, p = welch_from_stats(n1, m1, sd1, n2, m2, sd2)
-                    rows.append((kind, key, metric, n1, n2, m1, m2, diff, lo, hi, p))
+                    rows.append((kind, key, metric, n1, n2, m1, m2, diff, lo, hi, p, ""))
             args = [ra, rb, ra, rb] + [ra, ra, ra, rb, rb, rb]
             cats = [(c, m1, m2, *welch_from_stats(n1, m1, s1, n2, m2, s2)) for
                     c, n1, m1, s1, n2, m2, s2 in con.execute(_CATEGORY_RUNS, args).fetchall()]
@@ -245,15 +313,42 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
         heat = con.execute(_HEATMAP, [ra, rb, ra, rb, ra, rb, ra, rb, a["game"]]).pl() \
             if heatmap else pl.DataFrame()
     rows.sort(key=lambda r: (r[0], r[2] != "win_rate", r[1] if r[0] == "faction" else int(r[1])))
-    reject, adj = holm([r[10] for r in rows])
+    families = [family_of(r[0], r[2]) for r in rows]
+    adj, reject = [math.nan] * len(rows), [False] * len(rows)
+    for fam in FAMILIES:
+        idx = [i for i, f in enumerate(families) if f == fam]
+        if idx:
+            rj, ad = holm([rows[i][10] for i in idx])
+            for i, r_, a_ in zip(idx, rj, ad):
+                adj[i], reject[i] = a_, bool(r_)
     schema = ["kind", "key", "metric", "n_a", "n_b", "a", "b", "diff", "low", "high", "p"]
-    table = pl.DataFrame(rows, schema=schema, orient="row").with_columns(
-        pl.Series("p_holm", adj, dtype=pl.Float64), pl.Series("significant", reject))
-    cat_df = pl.DataFrame(cats, schema=["category", "a", "b", "diff", "low", "high", "p"],
-                          orient="row")
-    len_df = pl.DataFrame(length, schema=["metric", "a", "b", "diff", "low", "high", "p"],
-                          orient="row")
+    table = pl.DataFrame([r[:11] for r in rows], schema=schema, orient="row").with_columns(
+        pl.Series("family", families, dtype=pl.Utf8), pl.Series("p_holm", adj, dtype=pl.Float64),
+        pl.Series("significant", reject, dtype=pl.Boolean),
+        pl.Series("note", [r[11] for r in rows], dtype=pl.Utf8))
+    cat_df = _with_family(pl.DataFrame(cats, schema=["category", "a", "b", "diff", "low", "high",
+                                                     "p"], orient="row"), "categories")
+    len_df = _with_family(pl.DataFrame(length, schema=["metric", "a", "b", "diff", "low", "high",
+                                                       "p"], orient="row"), "game length")
     return Comparison(a, b, paired, why, int(na), int(nb), n_pairs, table, cat_df, len_df, heat)
+
+
+#: The declared families of a comparison, in order: each is Holm-corrected on its own.
+FAMILIES = ("faction win rates", "faction scores", "seats", "categories", "game length")
+
+
+def family_of(kind: str, metric: str) -> str:
+    if kind == "faction":
+        return "faction win rates" if metric == "win_rate" else "faction scores"
+    return "seats"
+
+
+def _with_family(frame: pl.DataFrame, family: str) -> pl.DataFrame:
+    ps = frame["p"].to_list() if frame.height else []
+    reject, adj = holm([math.nan if p is None else p for p in ps])
+    return frame.with_columns(pl.lit(family).alias("family"),
+                              pl.Series("p_holm", adj, dtype=pl.Float64),
+                              pl.Series("significant", [bool(r) for r in reject], dtype=pl.Boolean))
 
 
 # -- text output ----------------------------------------------------------------------------------
@@ -276,27 +371,38 @@ def format_comparison(c: Comparison) -> str:
            f"B: {c.run_b['run_id']} ({c.run_b['variant']}, rules {c.run_b['rules_hash']}, "
            f"{c.n_games_b} games)",
            f"{'PAIRED' if c.paired else 'NOT PAIRED'}: {c.why}",
-           "Differences are B - A with 95% intervals; p-values Holm-corrected across the table "
-           "(* = significant at 5%).", ""]
+           "Differences are B - A with 95% intervals; p-values Holm-corrected within each family "
+           "(named above each block; * = significant at 5% in its family). Win rates: exact "
+           "McNemar p and Newcombe's paired score interval when paired; a tied win counts 1/k.",
+           ""]
     for metric, title, fmt in (("win_rate", "win rate", _pct), ("score", "mean score", _num)):
-        out.append(f"{title:<12} {'':<16} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} "
-                   f"{'p':>7} {'p Holm':>7}")
-        for r in c.table.filter(pl.col("metric") == metric).iter_rows(named=True):
-            mark = "*" if r["significant"] else " "
-            out.append(f"{r['kind']:<12} {r['key']:<16} {fmt(r['a']):>7} {fmt(r['b']):>7} "
-                       f"{fmt(r['diff']):>7} [{fmt(r['low'])}, {fmt(r['high'])}] "
-                       f"{_pv(r['p'])} {_pv(r['p_holm'])} {mark}")
-        out.append("")
-    out.append(f"{'category':<28} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} {'p':>7}"
-               "   (points per player-game)")
+        for kind in ("faction", "seat"):
+            part = c.table.filter((pl.col("metric") == metric) & (pl.col("kind") == kind))
+            if not part.height:
+                continue
+            fam = part["family"][0]
+            out.append(f"{title:<12} {'':<16} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} "
+                       f"{'p':>7} {'p Holm':>7}   family: {fam}")
+            for r in part.iter_rows(named=True):
+                mark = "*" if r["significant"] else " "
+                note = f"  ({r['note']})" if r.get("note") else ""
+                out.append(f"{r['kind']:<12} {r['key']:<16} {fmt(r['a']):>7} {fmt(r['b']):>7} "
+                           f"{fmt(r['diff']):>7} [{fmt(r['low'])}, {fmt(r['high'])}] "
+                           f"{_pv(r['p'])} {_pv(r['p_holm'])} {mark}{note}")
+            out.append("")
+    out.append(f"{'category':<28} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} {'p':>7} "
+               f"{'p Holm':>7}   family: categories (points per player-game, one value per game)")
     for r in c.categories.iter_rows(named=True):
         out.append(f"{r['category']:<28} {_num(r['a'])} {_num(r['b'])} {_num(r['diff'])} "
-                   f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])}")
+                   f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])} {_pv(r['p_holm'])} "
+                   f"{'*' if r['significant'] else ' '}")
     out.append("")
-    out.append(f"{'game length':<28} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} {'p':>7}")
+    out.append(f"{'game length':<28} {'A':>7} {'B':>7} {'B - A':>7} {'95% interval':>19} {'p':>7} "
+               f"{'p Holm':>7}   family: game length")
     for r in c.length.iter_rows(named=True):
         out.append(f"{r['metric']:<28} {_num(r['a'])} {_num(r['b'])} {_num(r['diff'])} "
-                   f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])}")
+                   f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])} {_pv(r['p_holm'])} "
+                   f"{'*' if r['significant'] else ' '}")
     if c.heatmap.height:
         top = c.heatmap.with_columns(pl.col("diff").abs().alias("_abs")).sort(
             "_abs", descending=True).head(5)

@@ -143,23 +143,26 @@ def run_sweep(game_id: str, store: Store, *, swept: list[tuple[str, list]], fixe
 
 
 def sweep_table(db, sweep_id: str) -> pl.DataFrame:
-    """One row per (run, faction): the sweep point, wins, player-games and the win rate with its
-    95% Wilson interval; aggregated in DuckDB."""
+    """One row per (run, faction): the sweep point, wins (a tied win 1/k), player-games and the
+    win rate with its 95% Wilson interval; aggregated in DuckDB."""
     with connect_read(db) as con:
         rows = con.execute(
-            """SELECT r.run_id, r.config, r.n_players, p.faction, count(*) FILTER (WHERE p.won),
+            """SELECT r.run_id, r.config, r.n_players, p.faction, sum(p.credit),
                       count(*), avg(p.score)
-               FROM runs r JOIN players p ON p.run_id = r.run_id
+               FROM runs r JOIN (
+                   SELECT *, CASE WHEN won THEN 1.0 / count(*) FILTER (WHERE won)
+                                  OVER (PARTITION BY run_id, game_id) ELSE 0.0 END AS credit
+                   FROM players) p ON p.run_id = r.run_id
                WHERE r.sweep_id = ? GROUP BY r.run_id, r.config, r.n_players, p.faction, r.created_at
                ORDER BY r.created_at, p.faction""",
             [sweep_id]).fetchall()
     out = []
     for run_id, cfg, n_players, faction, wins, n, score in rows:
         point = json.loads(cfg or "{}").get("sweep", {})
-        r = rate_ci(int(wins), int(n))
+        r = rate_ci(float(wins), int(n))   # a tied win counts 1/k (issue 12, P13)
         out.append({"run_id": run_id, "point": json.dumps(point, sort_keys=True),
                     "value": next(iter(point.values())) if len(point) == 1 else None,
-                    "faction": faction, "wins": int(wins), "n": int(n), "win_rate": r.rate,
+                    "faction": faction, "wins": float(wins), "n": int(n), "win_rate": r.rate,
                     "low": r.low, "high": r.high, "mean_score": float(score),
                     "fair": 1.0 / (n_players or 1)})
     return pl.DataFrame(out)

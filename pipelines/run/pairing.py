@@ -110,12 +110,16 @@ def add_games(plan_for: Callable[[int, int], Plan], store: Store, run_id: str, f
                     progress=progress, run_id=run_id, resume=True)
 
 
-def faction_rates(db, run_id: str) -> dict[str, tuple[int, int]]:
-    """faction -> (wins, player-games) of a run, aggregated in DuckDB."""
+def faction_rates(db, run_id: str) -> dict[str, tuple[float, int]]:
+    """faction -> (wins, player-games) of a run, aggregated in DuckDB; a win shared by k tied
+    winners counts 1/k (issue 12, P13)."""
     with connect_read(db) as con:
-        rows = con.execute("SELECT faction, count(*) FILTER (WHERE won), count(*) FROM players "
-                           "WHERE run_id = ? GROUP BY faction ORDER BY faction", [run_id]).fetchall()
-    return {f: (int(w), int(n)) for f, w, n in rows}
+        rows = con.execute(
+            "SELECT faction, sum(CASE WHEN won THEN 1.0 / nw ELSE 0.0 END), count(*) FROM "
+            "(SELECT faction, won, count(*) FILTER (WHERE won) OVER (PARTITION BY game_id) AS nw "
+            " FROM players WHERE run_id = ?) GROUP BY faction ORDER BY faction",
+            [run_id]).fetchall()
+    return {f: (float(w), int(n)) for f, w, n in rows}
 
 
 def widest_interval(rates: dict[str, tuple[int, int]]) -> tuple[str, float]:

@@ -149,3 +149,33 @@ def test_seat_terms_say_they_include_the_bot_when_each_seat_has_its_own_bot():
             (["b", "a"], ["0", "1"], ["greedy", "random"], [2, 1], 20)]
     fit = stats.plackett_luce_model(rows)
     assert fit.reference.get("seat_includes_bot") == "yes"
+
+
+def test_winners_against_losers_is_a_within_game_contrast_over_games(tmp_path):
+    """Audit P10: Welch across the seats of the same game (2-3x too wide where the game moves
+    every seat).  Here a game-level effect (long games: everyone scores more) cancels out."""
+    import polars as pl
+    from scipy import stats as sps
+    from dashboard.queries import scoring as qs
+    games = []
+    rng = random.Random(2)
+    diffs = []
+    for g in range(40):
+        base = rng.choice([10, 40])                 # a short or a long game: shared by all seats
+        edge = rng.randint(1, 5)
+        games.append({"start": 0, "first": 0, "seats": [("a", 1, True, base + edge),
+                                                         ("b", 2, False, base),
+                                                         ("c", 3, False, base)]})
+        diffs.append(edge)
+    db = _db(tmp_path, games)
+    con = duckdb.connect(db)
+    cols = ", ".join(f"{n} {t}" for n, t in SCHEMA["score_events"])
+    con.execute(f"CREATE TABLE score_events ({cols})")
+    con.close()
+    wl = qs.winners_vs_losers(db, RUN)
+    total = wl.filter(pl.col("category") == qs.TOTAL_SCORE).row(0, named=True)
+    d = np.array(diffs, dtype=float)
+    half = sps.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / math.sqrt(len(d))
+    assert total["games"] == 40
+    assert total["difference"] == pytest.approx(d.mean())
+    assert total["high"] - total["low"] == pytest.approx(2 * half)

@@ -108,3 +108,26 @@ def test_ablated_rules_names_unknown_ids():
     doc = json.dumps(toygame.GAME.load_rules().doc)
     with pytest.raises(DelveError, match="--ablate nope"):
         ablated_rules(toygame.GAME, doc, "nope")
+
+
+def test_an_opening_of_one_faction_only_is_not_credited_with_the_factions_strength():
+    """Issue 12, P12: openings were compared with every other seat by a pooled z test, so an
+    opening only one (strong) faction uses looked dominant.  The model holds the faction fixed
+    and clusters the errors by game."""
+    import random
+
+    import polars as pl
+
+    from pipelines.lab.design_checks import opening_test
+    rng = random.Random(1)
+    rows = []
+    for g in range(300):
+        # faction s is strong (wins 60%) and always opens "circle"; w opens "dig" or "build"
+        s_won = rng.random() < 0.6
+        rows.append((g, 0, "s", "circle", int(s_won)))
+        rows.append((g, 1, "w", rng.choice(["dig", "build"]), int(not s_won)))
+    frame = pl.DataFrame(rows, schema=["game_id", "seat", "faction", "opening", "won"], orient="row")
+    p, note = opening_test(frame, "circle")
+    assert p != p and "confounded with the faction" in note     # no p-value: nothing to credit
+    p_dig, _ = opening_test(frame, "dig")
+    assert p_dig > 0.01                                          # dig is no better than build
