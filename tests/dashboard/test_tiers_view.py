@@ -70,3 +70,11 @@ def test_paired_flags_mark_significant_growth_and_shrinkage():
     out = paired_flags(frame).sort("faction")
     assert out["flag"].to_list() == ["grows", "shrinks", ""]
     assert (out["low"] < out["diff"]).all() and (out["diff"] < out["high"]).all()
+
+
+def test_report_has_the_tier_section(tiers_db, tmp_path):
+    from dashboard.report.html import write_report
+    db, runs = tiers_db
+    out = write_report(db, runs[0], tmp_path / "r.html")
+    html = out.read_text(encoding="utf-8")
+    assert "By skill tier" in html and "greedy" in html
