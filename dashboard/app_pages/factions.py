@@ -120,3 +120,42 @@ if model is not None:
             "high": st.column_config.NumberColumn("95% high", format="%.2f"),
             "odds": st.column_config.NumberColumn("strength ×", format="%.2f"),
         })
+
+# Balance by skill tier: only for a run of a `delve simulate --tiers` group.
+from dashboard.queries import tiers as qt  # noqa: E402
+
+tier_runs = ui.load(qt.tier_runs, db, run_id, version=filters["version"])
+if tier_runs is not None and tier_runs.height > 1:
+    st.markdown("#### By skill tier")
+    ui.rests_on(n_games, None,
+                "the same games (seeds, seats, factions) at every tier, every seat playing the "
+                "tier's bot; 95% Wilson intervals; a flag marks a faction whose win rate changes "
+                "significantly between two tiers (paired difference over the same games, Holm "
+                "over the factions): 'grows' when it moves away from the fair share, 'shrinks' "
+                "towards it. The filters above do not apply")
+    tier_table = ui.load(qt.tier_rates, db, run_id, version=filters["version"])
+    if tier_table is not None:
+        st.plotly_chart(charts.tier_win_rates(tier_table), key="tier_chart")
+        st.container(key="tier_table").dataframe(
+            tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
+            hide_index=True,
+            column_config={
+                "games": st.column_config.NumberColumn("player-games"),
+                "rate": st.column_config.NumberColumn("win rate", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+            })
+    shifts = ui.load(qt.tier_shifts, db, run_id, version=filters["version"])
+    if shifts is not None:
+        st.container(key="tier_shift_table").dataframe(
+            shifts, hide_index=True,
+            column_config={
+                "tier_a": "from tier", "tier_b": "to tier", "n": "paired seats",
+                "rate_a": st.column_config.NumberColumn("win rate (from)", format="percent"),
+                "rate_b": st.column_config.NumberColumn("win rate (to)", format="percent"),
+                "diff": st.column_config.NumberColumn("change", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
+                "flag": "imbalance",
+            })

@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import charts, ui
 from dashboard.queries import factions as qf
 from dashboard.queries import runs as qruns
+from dashboard.queries import tiers as qtiers
 
 RUN_PARAM = "run"
 
@@ -85,6 +86,10 @@ def live(run_id: str) -> None:
     st.caption(f"game `{details.get('game') or '—'}` · variant `{details.get('variant') or 'base'}` · "
                f"rules hash `{details.get('rules_hash') or '—'}` · seed {details.get('seed')} · "
                f"engine {details.get('engine_version') or '—'}")
+    tier = qtiers.run_tier(details)
+    if tier:
+        st.caption(f"skill tier `{tier}` (every seat plays it; the Factions page compares the "
+                   f"tiers of this group)", help="delve simulate --tiers: README, 'Skill tiers'")
     summary(run_id, ui.data_version(details))
 
 

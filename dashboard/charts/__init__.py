@@ -12,3 +12,4 @@ from .scoring import (category_boxes, category_stacked, round_curves, winners_lo
 from .map import (map_heatmap)
 from .replay import (NEUTRAL_COLOR, board_at_step, board_state, score_race)
 from .whatif import (DIFF_COLORS, category_diff_bar, diff_forest, heatmap_diff, sweep_lines)
+from .tiers import (tier_win_rates)

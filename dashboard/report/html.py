@@ -115,6 +115,30 @@ def _table(frame: Any, columns: list[str], formats: dict[str, str]) -> tuple[lis
     return columns, rows
 
 
+def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
+    """'By skill tier' (a run of a `delve simulate --tiers` group), None otherwise."""
+    from dashboard import charts
+    from dashboard.queries import tiers as qt
+
+    if qt.tier_runs(db, rid, version=v).height < 2:
+        return None
+    rates = qt.tier_rates(db, rid, version=v)
+    shifts = qt.tier_shifts(db, rid, version=v)
+    sec = Section(f"{prefix}By skill tier", notes=[
+        "The same games (seeds, seats, factions) at every tier, every seat playing the tier's "
+        "bot; 95% Wilson intervals. A flag marks a significant paired change of a faction's "
+        "win rate between two tiers (Holm over the factions): 'grows' away from the fair share, "
+        "'shrinks' towards it."])
+    sec.figures.append(("Win rate by faction at each skill tier", charts.tier_win_rates(rates)))
+    sec.tables.append(_table(rates, ["tier", "faction", "games", "wins", "rate", "low", "high"],
+                             {"rate": ".1%", "low": ".1%", "high": ".1%"}))
+    sec.tables.append(_table(shifts, ["tier_a", "tier_b", "faction", "n", "rate_a", "rate_b",
+                                      "diff", "low", "high", "p_holm", "flag"],
+                             {"rate_a": ".1%", "rate_b": ".1%", "diff": "+.1%", "low": "+.1%",
+                              "high": "+.1%"}))
+    return sec
+
+
 def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section]:
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
@@ -156,7 +180,11 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         ("What separates winners from losers", charts.winners_losers(queries.winners_vs_losers(db, rid, version=v))),
     ]
 
-    sections = [factions, scoring]
+    sections = [factions]
+    tiers = tier_section(db, rid, v, prefix)
+    if tiers is not None:
+        sections.append(tiers)
+    sections.append(scoring)
     maps = queries.filter_options(db, rid, v)["maps"]
     map_section = Section(f"{prefix}Map", notes=["Moves per player-game on each cell, all players."])
     for m in maps:

@@ -27,10 +27,17 @@ from engine.core.errors import DelveError
 @click.option("--peer", type=click.Choice(["catanatron"]), default=None,
               help="Also run this peer in the same process window and print the ratio.")
 @click.option("--peer-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True)
+@click.option("--search-budget", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Budget of the first MCTS rung of the search section.")
+@click.option("--search-rungs", type=click.IntRange(min=0), default=2, show_default=True,
+              help="MCTS rungs timed in the search section (budgets doubling).")
+@click.option("--search-only", is_flag=True, help="Only the search section (clone, apply, "
+                                                   "MCTS iterations/s, a game per rung).")
 def bench_command(game_ids, games, players, seed, pipeline_games, long_games, repeat, peer,
-                  peer_seconds):
+                  peer_seconds, search_budget, search_rungs, search_only):
     """Cost per decision, games/s, the 2-worker speed-up, the writer's share and memory, for
-    every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron."""
+    every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron; then
+    the search section: clone and apply µs, MCTS iterations/s, one game at each ladder rung."""
     from engine.core.registry import builtin_games, get_game
     from pipelines.bench.engine import report
     ids = list(game_ids) or sorted(builtin_games())
@@ -41,9 +48,13 @@ def bench_command(game_ids, games, players, seed, pipeline_games, long_games, re
         if importlib.util.find_spec("catanatron") is None:
             raise DelveError("--peer catanatron needs catanatron: pip install 'delve[bench]' "
                              "(a benchmark-only extra)")
-    report(ids, games=games, players=players, seed=seed, pipeline_games=pipeline_games,
-           long_games=long_games, peer=peer, peer_seconds=peer_seconds, repeat=repeat,
-           echo=click.echo)
+    from pipelines.bench.search import report_search
+    if not search_only:
+        report(ids, games=games, players=players, seed=seed, pipeline_games=pipeline_games,
+               long_games=long_games, peer=peer, peer_seconds=peer_seconds, repeat=repeat,
+               echo=click.echo)
+    report_search(ids, players=players, seed=seed, budget=search_budget, rungs=search_rungs,
+                  echo=click.echo)
 
 
 @click.command("bench-dashboard")

@@ -48,9 +48,12 @@ from .base import db_option
 @click.option("--variant-name", default=None, help="Name of the variant (with --paired-with).")
 @click.option("--resume", "resume_run", default=None, metavar="RUN",
               help="Finish the interrupted run RUN (plays exactly its missing games).")
+@click.option("--tiers", default=None, metavar="BOTS",
+              help="Skill tiers, e.g. greedy,mcts:200,mcts:800: one paired run per tier (every "
+                   "seat that bot; the same seeds and seatings), grouped like a sweep.")
 def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
              factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
-             paired_with, until_ci, max_games, variant_name, resume_run):
+             paired_with, until_ci, max_games, variant_name, resume_run, tiers):
     """Play a batch of seeded games of GAME with bots and write every move to the database.
     With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
     from pipelines.run.plan import make_plan
@@ -72,6 +75,11 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     if paired_with or until_ci or variant_name:  # the what-if lab (delve/cli/lab.py)
         from delve.cli.lab import simulate_whatif
         return simulate_whatif(click.get_current_context().params)
+    if tiers:  # balance per skill tier (pipelines/ladder/tiers.py)
+        return simulate_tiers(game, tiers, n_games=n_games, players=players, seed=seed,
+                              variants=variants, sets=sets, map_id=map_id, factions=factions,
+                              db=db, label=label, jobs=jobs, chunk_size=chunk_size,
+                              log_moves=not no_log_moves, progress=not no_progress)
     plan = make_plan(game, n_games=n_games, n_players=players, bots=bots, seed=seed,
                      variants=variants, sets=sets, map=map_id, factions=factions)
     # no --chunk-size: None, guided chunks that shrink towards the end (runner.chunk_sizes)
@@ -107,6 +115,32 @@ def seating_line(plan) -> str:
     kind = plan.design.kind if plan.design is not None else "alphabetical rotation (older run)"
     cycle = f", a cycle is {plan.design.cycle} games" if plan.design is not None else ""
     return f"seating: {kind}{cycle}; {b.describe()}"
+
+
+def simulate_tiers(game, tiers, *, n_games, players, seed, variants, sets, map_id, factions, db,
+                   label, jobs, chunk_size, log_moves, progress):
+    from pipelines.ladder.tiers import parse_tiers, run_tiers
+    from pipelines.ladder.match import wilson
+    from pipelines.run.pairing import faction_rates
+    from pipelines.store import Store
+
+    tier_list = parse_tiers(tiers)
+    kw = {"variants": variants, "sets": sets, "map": map_id, "factions": factions}
+    sweep_id, runs = run_tiers(game, Store(db), tiers=tier_list, n_games=n_games,
+                               players=players, seed=seed, plan_kwargs=kw, label=label,
+                               jobs=jobs, chunk_size=chunk_size, log_moves=log_moves,
+                               progress=progress, echo=click.echo)
+    click.echo(f"{sweep_id}: {len(runs)} tiers of {n_games} games -> {db}")
+    rates = {tier: faction_rates(db, run_id) for tier, run_id in runs}
+    factions_all = sorted({f for r in rates.values() for f in r})
+    click.echo(f"{'faction':<20}" + "".join(f"{t:>26}" for t, _ in runs))
+    for f in factions_all:
+        cells = []
+        for tier, _ in runs:
+            w, n = rates[tier].get(f, (0, 0))
+            lo, hi = wilson(w, n)
+            cells.append(f"{w / max(1, n):.1%} [{lo:.1%}, {hi:.1%}]")
+        click.echo(f"{f:<20}" + "".join(f"{c:>26}" for c in cells))
 
 
 @click.command()

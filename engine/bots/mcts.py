@@ -38,7 +38,7 @@ from .params import MCTSParams
 
 
 class Node:
-    __slots__ = ("seat", "n", "w", "avail", "children", "order")
+    __slots__ = ("seat", "n", "w", "avail", "children", "order", "prior")
 
     def __init__(self, seat: int):
         self.seat = seat          # the seat whose decision led here (its reward is summed)
@@ -47,6 +47,7 @@ class Node:
         self.avail = 0            # iterations in which this node's action was legal
         self.children: dict = {}  # action -> Node, in creation order (deterministic)
         self.order: list | None = None   # options ranked by the heuristic (widening)
+        self.prior: dict | None = None   # action -> prior value in [0, 1] (progressive bias)
 
 
 class MCTSBot:
@@ -119,7 +120,7 @@ class MCTSBot:
             legal = state.legal_actions()
             if p.widen and len(legal) > p.widen:
                 if node.order is None:
-                    node.order = self._ranked(state, mover, legal)
+                    node.order, node.prior = self._ranked(state, mover, legal)
                 allowed = self._widened(node, legal)
             else:
                 allowed = legal
@@ -140,6 +141,9 @@ class MCTSBot:
                     a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
                 child = Node(mover)
                 child.avail = 1
+                if p.prior and node.prior is not None:   # virtual visits from the heuristic
+                    child.n = p.prior
+                    child.w = p.prior * node.prior.get(a, 0.0)
                 children[a] = child
                 step(a, legal)
                 self.fm_calls += 1
@@ -164,7 +168,12 @@ class MCTSBot:
         values = option_values(self.game, state, mover, legal)
         self.fm_calls += len(legal)
         idx = sorted(range(len(legal)), key=lambda i: -values[i])
-        return [legal[i] for i in idx]
+        prior = None
+        if self.p.prior:
+            top, scale = values[idx[0]], self.p.scale
+            prior = {legal[i]: 1.0 / (1.0 + math.exp(min(50.0, (top - values[i]) / scale)))
+                     for i in idx}
+        return [legal[i] for i in idx], prior
 
     def _widened(self, node: Node, legal: list) -> list:
         k = self.p.widen + isqrt(node.n)

@@ -41,6 +41,10 @@ class MCTSParams(RulesModel):
     # of the other seats beaten.  Both in [0, 1], each seat maximising its own.
     reward: Literal["margin", "rank"] = "margin"
     scale: float = Field(5.0, gt=0.0)
+    # Progressive bias from the heuristic: a child of a ranked node starts with `prior`
+    # virtual visits worth logistic((its value - the best option's value) / scale), so a small
+    # budget falls back on the heuristic's order and a large one outgrows it.  0: off.
+    prior: float = Field(0.0, ge=0.0)
     source: str = "assumed"
 
 

@@ -66,3 +66,31 @@ def test_tune_ranks_the_candidates(cli):
     assert res.exit_code == 0, res.output
     assert "mcts:6/c=0.3" in res.output and "mcts:6/c=1.0" in res.output
     assert "best: mcts:6/c=" in res.output
+
+
+def test_simulate_tiers_replays_the_same_games_at_each_tier(tmp_path, cli):
+    db = tmp_path / "t.duckdb"
+    res = cli("simulate", "toy", "--players", 2, "--games", 6, "--tiers", "random,mcts:6",
+              "--seed", 4, "--no-progress", "--db", db)
+    assert res.exit_code == 0, res.output
+    con = duckdb.connect(str(db), read_only=True)
+    runs = con.execute("SELECT run_id, bots, sweep_id, paired_with, "
+                       "json_extract_string(config, '$.tier') FROM runs ORDER BY created_at"
+                       ).fetchall()
+    games = {r[0]: con.execute("SELECT seed, map FROM games WHERE run_id = ? ORDER BY game_id",
+                               [r[0]]).fetchall() for r in runs}
+    seats = {r[0]: con.execute("SELECT game_id, seat, faction FROM players WHERE run_id = ? "
+                               "ORDER BY game_id, seat", [r[0]]).fetchall() for r in runs}
+    con.close()
+    assert [(r[1], r[4]) for r in runs] == [("random,random", "random"),
+                                            ("mcts:6,mcts:6", "mcts:6")]
+    assert runs[0][2] == runs[1][2] and runs[0][2].startswith("tiers-toy-")
+    assert runs[1][3] == runs[0][0]
+    a, b = runs[0][0], runs[1][0]
+    assert games[a] == games[b] and seats[a] == seats[b]
+    assert "random" in res.output and "mcts:6" in res.output
+
+
+def test_tiers_must_be_distinct_bots(tmp_path, cli):
+    res = cli("simulate", "toy", "--tiers", "greedy,greedy", "--db", tmp_path / "x.duckdb")
+    assert res.exit_code == 2 and "--tiers" in res.output
