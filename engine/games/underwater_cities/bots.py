@@ -21,7 +21,7 @@ from .scoring import best_conversions, brown_points, city_points, end_cards
 
 # Assumed values of one resource while it can still be spent (credits, kelp, steelplast,
 # science, biomatter), of a card in hand and of an unused action card.
-RES_VALUE = (0.45, 0.55, 0.65, 0.55, 0.95)
+RES_VALUE = (0.35, 0.45, 0.5, 0.45, 0.8)
 CARD_VALUE = 0.55
 ACTION_VALUE = 1.1
 ABILITY_VALUE = 0.8
