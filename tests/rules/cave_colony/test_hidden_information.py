@@ -149,3 +149,18 @@ def test_bots_choose_alike_on_states_that_look_alike(game, rules):
     s2 = _rearranged(s1, seat, random.Random(1))
     b1, b2 = make_bot("greedy", game, bot_rng(7, 0)), make_bot("greedy", game, bot_rng(7, 0))
     assert b1.choose(observe(s1, seat), seat) == b2.choose(observe(s2, seat), seat)
+
+
+def test_determinisations_redistribute_the_hidden_cards(game, rules):
+    """Different generators give different arrangements of the hidden cards (and fresh chance
+    streams), so a search bot samples the unknown, not one fixed guess."""
+    s = _mid_game(game, rules, 8)
+    seat = s.to_move()
+    obs = observe(s, seat)
+    arrangements = set()
+    for k in range(6):
+        det = determinize(obs, seat, random.Random(k))
+        arrangements.add(tuple(tuple(_get(det, r) for r in refs)
+                               for refs in hidden_slots(det, seat).values()))
+        assert det.rng is not None and det.legal_actions() == s.legal_actions()
+    assert len(arrangements) == 6
