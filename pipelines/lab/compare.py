@@ -75,6 +75,13 @@ def paired_from_stats(n: int, mean_d: float, sd_d: float | None, alpha: float = 
     return mean_d, mean_d - t * se, mean_d + t * se, p
 
 
+def mcnemar_exact(n_up: int, n_down: int) -> float:
+    """Exact McNemar p-value: the two-sided sign test on the games whose outcome changed."""
+    if n_up + n_down == 0 or n_up == n_down:
+        return 1.0
+    return float(sps.binomtest(min(n_up, n_down), n_up + n_down, 0.5).pvalue)
+
+
 def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11: int, n10: int,
                        n01: int, n00: int, alpha: float = ALPHA):
     """(diff, low, high, p, note) of pb - pa for paired 0/1 outcomes (win or not, game by game).
@@ -93,7 +100,7 @@ def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11
     if changed == 0:
         bound = min(1.0, 3.0 / n)
         return diff, diff - bound, diff + bound, 1.0, f"no game changed; |B - A| < {bound:.3g} (rule of three)"
-    p = float(sps.binomtest(min(n_up, n_down), changed, 0.5).pvalue) if n_up != n_down else 1.0
+    p = mcnemar_exact(n_up, n_down)
     z_alpha = alpha
     l1, u1 = (float(x) for x in proportion_confint(pb * n, n, alpha=z_alpha, method="wilson"))
     l2, u2 = (float(x) for x in proportion_confint(pa * n, n, alpha=z_alpha, method="wilson"))
