@@ -176,7 +176,7 @@ class MCTSBot:
         return [legal[i] for i in idx], prior
 
     def _widened(self, node: Node, legal: list) -> list:
-        k = self.p.widen + isqrt(node.n)
+        k = self.p.widen + isqrt(int(node.n))
         legal_set = set(legal)
         out = [a for a in node.order if a in legal_set][:k]
         if len(out) < k:                     # options this world has that the ranking lacks
