@@ -14,6 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import jobs, ui
+from dashboard.settings import serve_settings
 from dashboard.queries import whatif as wq
 
 JOB_KEY = "checks_job"
@@ -70,12 +71,17 @@ from pipelines.lab.design_checks import catalogue  # noqa: E402
 cat = catalogue(json.loads(rep.run["rules"] or "{}"))
 entry_ids = [f"{c}.{i}" for c, i in cat]
 job = st.session_state.get(JOB_KEY)
+launch_off = serve_settings().launch_off_reason()
+if launch_off:
+    st.info(launch_off, icon="🔒")
 if entry_ids:
     choice = st.selectbox("Entry to remove", entry_ids, key="checks_ablate_entry")
-    if st.button("Run ablation", key="checks_ablate", disabled=job is not None):
+    if st.button("Run ablation", key="checks_ablate",
+                 disabled=job is not None or launch_off is not None):
         entry = choice.rsplit(".", 1)[1]
         args = ["checks", run_id, "--ablate", entry, "--db", str(db)]
-        st.session_state[JOB_KEY] = jobs.launch("ablation", args, db, {"entry": entry})
+        st.session_state[JOB_KEY] = jobs.launch(
+            "ablation", args, db, {"entry": entry, "title": f"ablation of {run_id} without {entry}"})
         st.rerun()
 else:
     st.caption("The rules of this game have no catalogue of cards or buildings to remove.")
@@ -87,6 +93,10 @@ def _ablation_progress():
     if job is None:
         return
     rc = job.returncode()
+    if job.state == "queued":
+        st.progress(0.0, text=f"ablation without {job.info['entry']}: queued "
+                              f"({jobs.launch_queue().position(job)} in line)")
+        return
     if rc is None:
         st.progress(0.5, text=f"ablation without {job.info['entry']}: running…")
         return

@@ -20,6 +20,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, jobs, ui
+from dashboard.settings import serve_settings
 from dashboard.queries import whatif as wq
 from engine.core.errors import DelveError
 
@@ -160,14 +161,18 @@ else:
 st.header("Launch a paired run", divider="gray")
 name = st.text_input("Variant name", key="whatif_name", placeholder="e.g. cheap_forges",
                      help="1-40 letters, digits, '_', '-' or '.'")
-jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
-                       key="whatif_jobs")
+n_jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
+                         key="whatif_jobs")
 job = st.session_state.get(JOB_KEY)
+launch_off = serve_settings().launch_off_reason()
+if launch_off:
+    st.info(launch_off, icon="🔒")
 name_ok = bool(NAME_RE.match(name or ""))
 if name and not name_ok:
     st.error(f"Variant name '{name}': expected 1-40 letters, digits, '_', '-' or '.', starting "
              f"with a letter or digit.")
-can_launch = bool(changes) and patch_text is not None and name_ok and job is None
+can_launch = (bool(changes) and patch_text is not None and name_ok and job is None
+              and not launch_off)
 if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=not can_launch):
     vdir = jobs.work_dir(db) / "variants" / game_id
     vdir.mkdir(parents=True, exist_ok=True)
@@ -175,10 +180,11 @@ if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=
     vfile.write_text(patch_text)
     args = ["simulate", game_id, "--paired-with", base_id, "--variant", str(vfile),
             "--variant-name", name, "--label", f"what-if: {name}", "--db", str(db),
-            "--jobs", str(int(jobs)), "--no-progress"]
+            "--jobs", str(int(n_jobs)), "--no-progress"]
     st.session_state.pop("whatif_failed", None)
-    st.session_state[JOB_KEY] = jobs.launch("whatif", args, db,
-                                                   {"base": base_id, "name": name})
+    st.session_state[JOB_KEY] = jobs.launch(
+        "whatif", args, db, {"base": base_id, "name": name,
+                             "title": f"what-if {name} over {base_id}"})
     st.rerun()
 if not changes:
     st.caption("Change at least one value to launch a run.")
@@ -192,12 +198,16 @@ def _progress():
     if job is None:
         return
     info = job.info
+    box = st.container(key="whatif_progress")
+    if job.state == "queued":
+        box.progress(0.0, text=f"{info['name']}: queued ({jobs.launch_queue().position(job)} in "
+                               f"line; the Runs page lists the queue)")
+        return
     try:
         row = wq.find_launched(str(db), info["base"], info["name"], job.started)
     except Exception:  # busy or not yet created: try again on the next tick
         row = None
     rc = job.returncode()
-    box = st.container(key="whatif_progress")
     if row:
         stored, planned = int(row["stored"] or 0), int(row["n_games"] or 1)
         box.progress(min(stored / planned, 1.0),
@@ -207,6 +217,10 @@ def _progress():
     if rc is None:
         return
     st.session_state[JOB_KEY] = None
+    if job.state == "cancelled":
+        st.session_state["whatif_failed"] = ("cancelled: the games played so far are kept and "
+                                             f"the run is resumable.\n{job.log_tail()}")
+        st.rerun()
     if rc == 0 and row and row["status"] == "done":
         st.session_state[OPEN_KEY] = (info["base"], row["run_id"])
         st.cache_data.clear()

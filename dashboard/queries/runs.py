@@ -162,3 +162,36 @@ def games_count(db: str, run_id: str, n_players: int | None = None, map_id: str 
     sql = _FILTERED + "SELECT count(*)::BIGINT AS n FROM fg"
     frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
     return int(frame["n"][0])
+
+
+# --- liveness: live, stalled, done or failed ------------------------------------------------
+
+_LIVENESS_COLUMNS = ("host", "pid", "heartbeat_at")
+
+
+def run_states(db: str) -> dict[str, Any]:
+    """(uncached: it depends on the clock and on processes) run id -> its
+    `pipelines.store.liveness.Liveness`: running, stalled (with since and why), done, failed."""
+    from pipelines.store.liveness import liveness
+    have = set(core.read_frame(
+        db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'",
+        busy_timeout_s=1.0)["column_name"].to_list())
+    if "run_id" not in have:
+        return {}
+    extra = ", ".join(f"r.{c}" if c in have else f"NULL AS {c}" for c in _LIVENESS_COLUMNS)
+    frame = core.read_frame(db, f"SELECT r.run_id, r.status, {extra} FROM runs AS r",
+                            busy_timeout_s=1.0)
+    return {row["run_id"]: liveness(row) for row in frame.iter_rows(named=True)}
+
+
+def launched_run(db: str, host: str, pid: int) -> dict[str, Any] | None:
+    """(uncached) the newest run written by process `pid` on `host` (a launched job's run)."""
+    have = set(core.read_frame(
+        db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'",
+        busy_timeout_s=1.0)["column_name"].to_list())
+    if not {"host", "pid"} <= have:
+        return None
+    frame = core.read_frame(
+        db, "SELECT run_id, status, n_games, games_done FROM runs WHERE host = ? AND pid = ? "
+            "ORDER BY created_at DESC LIMIT 1", [host, pid], busy_timeout_s=1.0)
+    return frame.row(0, named=True) if frame.height else None

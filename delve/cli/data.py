@@ -67,16 +67,42 @@ def _short(source: str) -> str:
 @click.command()
 @db_option
 def runs(db):
-    """The runs in the database, newest first."""
-    from pipelines.store import connect_read
-    with connect_read(db) as con:
-        rows = con.execute("SELECT run_id, created_at, game, label, variant, rules_hash, n_games, "
-                           "games_done, status FROM runs ORDER BY created_at DESC").fetchall()
+    """The runs in the database, newest first.  A running run whose writer is gone (killed,
+    crashed, no heartbeat for a minute) is shown as stalled, with the command that resumes it."""
+    from pipelines.store.liveness import liveness, stalled_text
+    rows = _run_rows(db)
     click.echo(f"{'run_id':<40} {'created':<19} {'game':<12} {'variant':<16} {'hash':<16} "
                f"{'games':>11} status   label")
-    for rid, created, gm, label, variant, h, n, done, status in rows:
-        click.echo(f"{rid:<40} {str(created)[:19]:<19} {gm:<12} {variant:<16} {h:<16} "
-                   f"{f'{done or 0}/{n}':>11} {status:<8} {label or ''}")
+    stalled = []
+    for row in rows:
+        live = liveness(row)
+        n, done = row["n_games"], row["games_done"]
+        click.echo(f"{row['run_id']:<40} {str(row['created_at'])[:19]:<19} {row['game']:<12} "
+                   f"{row['variant']:<16} {row['rules_hash']:<16} {f'{done or 0}/{n}':>11} "
+                   f"{live.state:<8} {row['label'] or ''}")
+        if live.stalled:
+            stalled.append(f"{row['run_id']}: {stalled_text(row['run_id'], live, _db_arg(db))}")
+    for line in stalled:
+        click.echo(line)
+
+
+def _db_arg(db) -> str | None:
+    """The --db to repeat in a suggested command (none for the default database)."""
+    from .base import DEFAULT_DB
+    return None if str(db) == DEFAULT_DB else str(db)
+
+
+def _run_rows(db) -> list[dict]:
+    """The runs, newest first, with the liveness columns (NULL in an older database)."""
+    from pipelines.store import connect_read
+    with connect_read(db) as con:
+        have = {r[0] for r in con.execute("SELECT column_name FROM information_schema.columns "
+                                          "WHERE table_name = 'runs'").fetchall()}
+        extra = ", ".join(c if c in have else f"NULL AS {c}" for c in ("host", "pid", "heartbeat_at"))
+        cur = con.execute("SELECT run_id, created_at, game, label, variant, rules_hash, n_games, "
+                          f"games_done, status, {extra} FROM runs ORDER BY created_at DESC")
+        names = [d[0] for d in cur.description]
+        return [dict(zip(names, r)) for r in cur.fetchall()]
 
 
 @click.command()
@@ -110,6 +136,18 @@ def check(db, run):
         mark = "ok  " if not r.violations else "FAIL"
         extra = f"  ({r.violations} violations, e.g. {r.example})" if r.violations else ""
         click.echo(f"{mark} {r.name:<22} {r.description}{extra}")
+    from pipelines.store.liveness import liveness, stalled_text
+    for row in _run_rows(db):  # a running run: still written, or stalled (not a violation)
+        if row["status"] != "running" or (run_id and row["run_id"] != run_id):
+            continue
+        live = liveness(row)
+        if live.stalled:
+            click.echo(f"warn {'stalled_run':<22} run {row['run_id']} is "
+                       f"{stalled_text(row['run_id'], live, _db_arg(db))}")
+        else:
+            click.echo(f"ok   {'live_run':<22} run {row['run_id']} is running "
+                       f"({row['games_done'] or 0}/{row['n_games']} games"
+                       f"{', heartbeat ' + format(row['heartbeat_at'], '%H:%M:%S') + ' UTC' if row['heartbeat_at'] else ''})")
     if any(r.violations for r in results):
         sys.exit(1)
 

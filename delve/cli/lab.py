@@ -33,8 +33,8 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
     from pipelines.run.pairing import grow_until_ci, paired_plan, start_run
     from pipelines.store import Store
 
-    if backend != "loky":
-        raise DelveError("--paired-with and --until-ci run on the loky backend only (drop --backend)")
+    if backend != "loky" and not paired_with:
+        raise DelveError("--until-ci runs on the loky backend only (drop --backend)")
     if variant_name and not paired_with:
         raise DelveError("--variant-name names the variant of a --paired-with run; without it the "
                          "variant is named after the --variant files")
@@ -54,11 +54,13 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
         config = dict(cfg_base, jobs=jobs, chunk_size=chunk_size, label=label,
                       variants=list(plan.variants), sets=list(plan.sets),
                       games=plan.n_games, paired_with=base["run_id"],
-                      log_moves=not no_log_moves, game_modules=list(plan.game_modules))
+                      log_moves=not no_log_moves, game_modules=list(plan.game_modules),
+                      backend=backend, scheduler=scheduler)
         store = Store(db)
         summary = start_run(plan, store, label=label, config=config, paired_with=base["run_id"],
                             jobs=jobs, chunk_size=chunk_size, progress=not no_progress,
-                            log_moves=not no_log_moves, variant=variant_name)
+                            log_moves=not no_log_moves, variant=variant_name, backend=backend,
+                            scheduler=scheduler)
         click.echo(summary.run_id)
         click.echo(f"{summary.n_games} games of {game} replayed from {base['run_id']} (paired: same "
                    f"seeds, seats and maps) under rules {plan.rules.hash} in {summary.wall_s:.1f}s")

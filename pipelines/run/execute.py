@@ -14,7 +14,9 @@ Faults.  Results stream in and are written as they come, so nothing completed is
 - Ctrl-C (or SIGTERM) stops cleanly: the completed games are written, the run is marked
   `failed` with an "interrupted (resumable)" error, and the message says how to resume;
 - a worker process that dies stops the run the same way, with an error naming what happened;
-- SIGKILL of this process leaves the run `running` with its completed games (each whole);
+- SIGKILL of this process leaves the run `running` with its completed games (each whole),
+  and its heartbeat stops: `delve runs`, `delve check` and the Runs page then call it stalled
+  (pipelines/store/liveness.py; this process refreshes the heartbeat every HEARTBEAT_S);
 `delve simulate --resume RUN` then plays exactly the missing games, and the primary key on
 (run_id, game_id) makes a duplicate impossible.
 """
@@ -42,6 +44,7 @@ from engine.core.rules import validate
 
 from pipelines.run.plan import GameSpec, Plan, default_chunk_size, import_game, plan_from_run
 from pipelines.store import BATCH_TABLES, Store, StoreError, resolve_run, to_arrow
+from pipelines.store.liveness import HEARTBEAT_S, liveness, writer_identity
 
 
 class RunStopped(DelveError):
@@ -240,10 +243,16 @@ def close_client(client) -> None:
 
 
 def _iter_dask(tasks, client):
-    from joblib import Parallel, delayed, parallel_config
-    with parallel_config(backend="dask", client=client):
-        par = Parallel(n_jobs=-1, return_as="generator_unordered", batch_size=1)
-        yield from par(delayed(play_chunk)(t) for t in tasks)
+    """The chunks on the cluster, as they complete.  Submitted to the client directly: joblib's
+    Dask backend plays every chunk in this process when the cluster has a single worker
+    thread (its n_jobs is then 1), so a one-worker cluster would never see a game."""
+    from dask.distributed import as_completed
+    futures = client.map(play_chunk, tasks, pure=False)
+    try:
+        for future in as_completed(futures, loop=client.loop):
+            yield future.result()
+    finally:
+        client.cancel([f for f in futures if not f.done()])
 
 
 # Guided chunks (no --chunk-size): full chunks (`default_chunk_size`) while there is plenty
@@ -302,24 +311,29 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     client = dask_client(scheduler, jobs=jobs) if backend == "dask" else None  # fail early
     cells = (plan.game.id, list(plan.game.map_cells(plan.rules.model)))
     try:
-        with _sigterm_as_interrupt():
+        with _sigterm_as_interrupt(store):
             t0 = time.perf_counter()
-            if resume:  # the games already stored decide the tasks: reopen first
-                done = store.reopen_run(run_id, map_cells=cells)
-                plan.specs = [s for s in plan.specs if s.index not in done]
-            tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
-            results = iter_results(tasks, jobs=jobs, backend=backend,
-                                   scheduler=scheduler, client=client)
-            if not resume:
-                # the workers start playing now, while this process writes the run's row
-                try:
-                    store.create_run(_run_row(plan, run_id, label, config), map_cells=cells)
-                except BaseException:
-                    _close(results)
-                    raise
-            summary = _run(plan, store, tasks, results, run_id, jobs=jobs, progress=progress,
-                           flush_s=flush_s, t0=t0, first_cost=store.write_s - w0[0],
-                           on_batch=on_batch)
+            try:
+                if resume:  # the games already stored decide the tasks: reopen first
+                    done = store.reopen_run(run_id, map_cells=cells, writer=writer_identity())
+                    plan.specs = [s for s in plan.specs if s.index not in done]
+                tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
+                results = iter_results(tasks, jobs=jobs, backend=backend,
+                                       scheduler=scheduler, client=client)
+                if not resume:
+                    # the workers start playing now, while this process writes the run's row
+                    try:
+                        store.create_run(_run_row(plan, run_id, label, config), map_cells=cells)
+                    except BaseException:
+                        _close(results)
+                        raise
+            except KeyboardInterrupt as exc:  # stopped before the first chunk was collected
+                _stopped_early(store, run_id, exc)
+                raise
+            with _Heartbeat(store, run_id):
+                summary = _run(plan, store, tasks, results, run_id, jobs=jobs,
+                               progress=progress, flush_s=flush_s, t0=t0,
+                               first_cost=store.write_s - w0[0], on_batch=on_batch)
     finally:
         if client is not None:
             close_client(client)
@@ -329,22 +343,81 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     return summary
 
 
+def _stopped_early(store: Store, run_id: str, exc: KeyboardInterrupt) -> None:
+    """Ctrl-C or SIGTERM while the run was being created or reopened: if its row exists, it is
+    marked failed (resumable), never left `running`."""
+    what = "SIGTERM" if isinstance(exc, _SigTerm) else "KeyboardInterrupt"
+    with contextlib.suppress(Exception):
+        if store.run_row(run_id) is None:
+            exc.delve_message = "Interrupted before the run started: nothing was written."
+            return
+        kept = f"{store_games(store, run_id)} of {store_planned(store, run_id)} games are kept"
+        store.finish_run(run_id, "failed", error=f"interrupted ({what}): resumable; {kept}")
+        exc.delve_message = (f"Interrupted: {kept} in '{store.path}'; the run is marked "
+                             f"resumable. Resume with: {resume_command(run_id, store.path)}")
+
+
+class _Heartbeat:
+    """A thread that refreshes the run's heartbeat every HEARTBEAT_S while no batch was
+    written (a batch's write refreshes it too), so a long chunk is not taken for a dead
+    writer.  It dies with this process: a SIGKILL stops the heartbeat."""
+
+    def __init__(self, store: Store, run_id: str, every: float = HEARTBEAT_S):
+        self.store, self.run_id, self.every = store, run_id, every
+        self.stop = threading.Event()
+        self.thread = threading.Thread(target=self._beat, name=f"heartbeat {run_id}",
+                                       daemon=True)
+
+    def _beat(self) -> None:
+        while not self.stop.wait(self.every / 4):
+            if time.monotonic() - self.store.last_write >= self.every:
+                with contextlib.suppress(Exception):  # a busy file: the next beat retries
+                    self.store.heartbeat(self.run_id)
+
+    def __enter__(self):
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stop.set()
+        self.thread.join(timeout=30)
+        return False
+
+
 class _SigTerm(KeyboardInterrupt):
     """SIGTERM (a shutdown, `kill`) handled like Ctrl-C: stop cleanly, keep what is done."""
 
 
 class _sigterm_as_interrupt:
+    """SIGTERM raises _SigTerm in the main thread, once (a second one while stopping is
+    ignored), and never inside a write transaction: there it waits for the commit."""
+
+    def __init__(self, store: Store | None = None):
+        self.store = store
+        self.fired = False
+
+    def _raise(self):
+        raise _SigTerm("SIGTERM")
+
     def __enter__(self):
         self.old = None
         if threading.current_thread() is threading.main_thread():
             def handler(signum, frame):
-                raise _SigTerm("SIGTERM")
+                if self.fired:
+                    return
+                self.fired = True
+                if self.store is not None and self.store.writing:
+                    self.store.deferred = self._raise
+                    return
+                self._raise()
             self.old = signal.signal(signal.SIGTERM, handler)
         return self
 
     def __exit__(self, *exc):
         if self.old is not None:
             signal.signal(signal.SIGTERM, self.old)
+        if self.store is not None:
+            self.store.deferred = None
         return False
 
 
@@ -356,7 +429,7 @@ def _run_row(plan: Plan, run_id: str, label: str, config: dict | None) -> dict:
         "seed": plan.run_seed, "n_games": plan.n_games, "status": "running",
         "engine_version": engine.__version__, "n_players": plan.n_players,
         "bots": ",".join(plan.bots), "factions": ",".join(plan.factions), "map": plan.map,
-        "sets": list(plan.sets)}
+        "sets": list(plan.sets), **writer_identity()}
 
 
 def _concat(batches: list[dict]) -> dict[str, pa.Table]:
@@ -569,6 +642,13 @@ def resume_run(db, run: str, *, jobs: int | None = None, progress: bool = True,
     row = resolve_run(db, run)
     if row["status"] == "done":
         raise DelveError(f"Run '{row['run_id']}' is already done: nothing to resume")
+    live = liveness(row)
+    if row["status"] == "running" and row.get("heartbeat_at") is not None and not live.stalled:
+        raise DelveError(
+            f"Run '{row['run_id']}' is still being written by process {row.get('pid')} on "
+            f"{row.get('host')} (heartbeat at {row['heartbeat_at']:%H:%M:%S} UTC): resuming it "
+            f"now would play its games twice. Stop that process first, or wait until the run "
+            f"is stalled (no heartbeat for a minute).")
     plan = plan_from_run(row)
     cfg = json.loads(row["config"] or "{}")
     jobs = jobs or int(cfg.get("jobs", 1))

@@ -86,8 +86,10 @@ def start_run(plan: Plan, store: Store, *, label: str = "", config: dict | None 
               paired_with: str | None = None, sweep_id: str | None = None,
               jobs: int = 1, chunk_size: int | None = None, progress: bool = False,
               log_moves: bool = True, run_id: str | None = None,
-              variant: str | None = None) -> RunSummary:
-    """Create the run row (with `paired_with`, `sweep_id`) and play every game of the plan."""
+              variant: str | None = None, backend: str = "loky",
+              scheduler: str | None = None) -> RunSummary:
+    """Create the run row (with `paired_with`, `sweep_id`) and play every game of the plan
+    (on a Dask cluster with `backend="dask"`)."""
     run_id = run_id or new_run_id(plan.game.id)
     row = _run_row(plan, run_id, label, config)
     row["paired_with"] = paired_with
@@ -96,7 +98,8 @@ def start_run(plan: Plan, store: Store, *, label: str = "", config: dict | None 
         row["variant"] = variant
     store.create_run(row)
     return run_plan(plan, store, jobs=jobs, chunk_size=chunk_size, log_moves=log_moves,
-                    progress=progress, run_id=run_id, resume=True)
+                    progress=progress, run_id=run_id, resume=True, backend=backend,
+                    scheduler=scheduler)
 
 
 def add_games(plan_for: Callable[[int, int], Plan], store: Store, run_id: str, first: int, n: int,

@@ -20,6 +20,8 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("factions", "VARCHAR"), ("map", "VARCHAR"), ("sets", "JSON"),
         ("games_done", "INTEGER"), ("wall_s", "DOUBLE"),
         ("paired_with", "VARCHAR"), ("sweep_id", "VARCHAR"),  # what-if lab (pipelines/run/pairing.py)
+        # liveness (pipelines/store/liveness.py): who writes a running run, and its heartbeat
+        ("host", "VARCHAR"), ("pid", "INTEGER"), ("heartbeat_at", "TIMESTAMP"),
     ),
     "games": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("seed", "UBIGINT"),

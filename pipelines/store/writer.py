@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import threading
 import time
 from datetime import datetime, timezone
 from typing import Iterator
@@ -36,6 +37,10 @@ class Store:
         self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
         self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
         self.writes = 0      # write transactions
+        self.last_write = 0.0  # time.monotonic() of the last write transaction's end
+        self._lock = threading.RLock()  # the heartbeat thread writes between the batches
+        self._main_writes = 0  # write transactions open in the main thread
+        self.deferred = None   # a signal's action held back until the main thread's write ends
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -44,6 +49,27 @@ class Store:
 
         A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
         back, so the games written before stay whole, and raises StoreError naming the file."""
+        main = threading.current_thread() is threading.main_thread()
+        with self._lock:
+            self._main_writes += main
+            try:
+                with self._write() as con:
+                    yield con
+            finally:
+                self._main_writes -= main
+        if main and not self._main_writes and self.deferred is not None:
+            action, self.deferred = self.deferred, None
+            action()  # e.g. raise the SIGTERM that arrived during the transaction
+
+    @property
+    def writing(self) -> bool:
+        """Whether the main thread is inside a write transaction: a signal handler then
+        defers its action (`deferred`) to the transaction's end, so DuckDB is never
+        interrupted mid-query (its "Query interrupted" would replace the signal)."""
+        return self._main_writes > 0
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[duckdb.DuckDBPyConnection]:
         t0, c0 = time.perf_counter(), time.thread_time()
         try:
             if not self._ready:
@@ -76,6 +102,7 @@ class Store:
             self.write_s += time.perf_counter() - t0
             self.write_cpu_s += time.thread_time() - c0
             self.writes += 1
+            self.last_write = time.monotonic()
 
     def _io_error(self, exc: BaseException) -> StoreError:
         text = " ".join(str(exc).split())
@@ -86,7 +113,9 @@ class Store:
 
     @contextlib.contextmanager
     def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        with connect_read(self.path, timeout=self.lock_timeout) as con:
+        # under the writer's lock: DuckDB refuses a read-only connection in this process
+        # while the heartbeat thread holds a write one (another configuration)
+        with self._lock, connect_read(self.path, timeout=self.lock_timeout) as con:
             yield con
 
     def _create(self, con: duckdb.DuckDBPyConnection) -> None:
@@ -184,8 +213,8 @@ class Store:
                         f"Run '{run_id}' already has some of these games in '{self.path}' "
                         f"({' '.join(str(exc).split())}): is another process resuming the same "
                         f"run? Nothing of this chunk was written.") from None
-            con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ? WHERE run_id = ?",
-                        [n, run_id])
+            con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ?, "
+                        "heartbeat_at = ? WHERE run_id = ?", [n, _now(), run_id])
             if finish is not None:
                 self._finish(con, run_id, **finish)
         return n
@@ -201,18 +230,29 @@ class Store:
         con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
                     "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
 
-    def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None) -> set[int]:
+    def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None,
+                   writer: dict | None = None) -> set[int]:
         """Mark a run 'running' again; returns the game ids it already has (each complete).
-        `map_cells` as in `create_run`."""
+        `map_cells` as in `create_run`; `writer` (host, pid, heartbeat_at: the resuming
+        process, `liveness.writer_identity`) is stamped on the row."""
         with self.write() as con:
             if map_cells is not None:
                 self._map_cells(con, *map_cells)
             con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
                         "WHERE run_id = ?", [run_id])
+            if writer is not None:
+                con.execute("UPDATE runs SET host = ?, pid = ?, heartbeat_at = ? WHERE run_id = ?",
+                            [writer["host"], writer["pid"], writer["heartbeat_at"], run_id])
             done = {r[0] for r in con.execute("SELECT game_id FROM games WHERE run_id = ?",
                                               [run_id]).fetchall()}
             con.execute("UPDATE runs SET games_done = ? WHERE run_id = ?", [len(done), run_id])
         return done
+
+    def heartbeat(self, run_id: str) -> None:
+        """The writer is alive: refresh the heartbeat of its running run."""
+        with self.write() as con:
+            con.execute("UPDATE runs SET heartbeat_at = ? WHERE run_id = ? AND status = 'running'",
+                        [_now(), run_id])
 
     def ensure_map_cells(self, game_id: str, cells) -> int:
         """Insert the map cells of maps not yet present for this game; returns rows written."""

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
 import sys
 
 
@@ -26,10 +25,11 @@ def test_bench_unknown_game_is_a_user_error(cli):
 def test_dashboard_runs_streamlit_with_the_db(cli, tmp_path, monkeypatch):
     calls = []
 
-    def fake_call(cmd, env):
+    def fake_serve(cmd, env):
         calls.append((cmd, env))
         return 0
-    monkeypatch.setattr(subprocess, "call", fake_call)
+    from delve.cli import serve
+    monkeypatch.setattr(serve, "serve_child", fake_serve)
     from engine.core.rules import REPO_ROOT
     if not (REPO_ROOT / "dashboard" / "app.py").is_file():
         import pytest
@@ -44,3 +44,4 @@ def test_dashboard_runs_streamlit_with_the_db(cli, tmp_path, monkeypatch):
     assert cmd[cmd.index("--server.headless") + 1] == "true"
     assert cmd[-3:] == ["--", "--db", str(db.resolve())]
     assert env["DELVE_DB"] == str(db.resolve())
+    assert cmd[cmd.index("--server.address") + 1] == "127.0.0.1"  # this machine only
