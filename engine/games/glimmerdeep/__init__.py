@@ -6,7 +6,7 @@ from engine.core.errors import SetupError
 from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
-from . import bots, scoring
+from . import bots, labels, scoring
 from .board import build_board
 from .play import GlimmerdeepState
 from .rules import GlimmerdeepRules
@@ -110,5 +110,6 @@ GAME = register(Game(
     max_rounds=lambda rules: rules.game.rounds,
     invariants=invariants,
     board_view=board_view,
+    labels=labels.LABELS,
     extra={"choice_catalogue": choice_catalogue},
 ))

@@ -6,7 +6,7 @@ from engine.core.errors import SetupError
 from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
-from . import bots, scoring
+from . import bots, labels, scoring
 from .board import geometry
 from .play import MAP_ID, UnderhavenState
 from .rules import UnderhavenRules
@@ -190,6 +190,7 @@ GAME = register(Game(
     max_rounds=max_rounds,
     invariants=invariants,
     board_view=board_view,
+    labels=labels.LABELS,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), ("modules.crooked_caverns=true",),
