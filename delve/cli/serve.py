@@ -26,7 +26,8 @@ def dashboard(db, port):
     db_abs = str(Path(db).resolve())
     env = dict(os.environ, DELVE_DB=db_abs)
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(port),
-           "--server.headless", "true", "--browser.gatherUsageStats", "false", "--", "--db", db_abs]
+           "--server.headless", "true", "--browser.gatherUsageStats", "false",
+           "--client.toolbarMode", "minimal", "--", "--db", db_abs]  # no deploy button or dev menu
     click.echo(f"Dashboard on http://localhost:{port} (database {db_abs})", err=True)
     try:
         sys.exit(subprocess.call(cmd, env=env))
