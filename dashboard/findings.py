@@ -9,8 +9,9 @@ What a sentence may claim is exactly what the statistics support:
   share after Holm's correction over the factions (the page's `significant` mark);
 - a faction or the first player whose mark is not set is "no evidence of ..." — never "fair",
   since absence of evidence is not evidence of balance; the sentence then says how many games
-  would resolve the gap seen (the games at which a 95% interval around the observed rate
-  would be narrower than the gap between it and the fair share, never less than 2 points);
+  would resolve the gap seen (the games at which an interval around the observed rate, at the
+  Bonferroni level of the Holm-corrected rows, would be narrower than the gap between it and
+  the fair share, never less than 2 points);
 - every sentence carries its interval and the games behind it.
 Sentences are ordered by importance: a significant imbalance first (largest gap first), then
 the first player's advantage, then what the evidence cannot settle yet.
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Any, Mapping
 
 #: z of a two-sided 95% interval (the page's intervals).
@@ -56,13 +58,17 @@ def _round_up(n: float) -> int:
     return int(math.ceil(n / mag) * mag)
 
 
-def games_needed(rate: float, fair: float, player_games: int, n_games: int) -> int:
-    """Games after which a 95% interval around `rate` would be narrower (each side) than the
-    gap to `fair` (at least MIN_GAP): p(1-p) z^2 / gap^2 player-games, turned into games by
-    the run's own ratio of this faction's player-games to games."""
+def games_needed(rate: float, fair: float, player_games: int, n_games: int,
+                 tests: int = 1) -> int:
+    """Games after which an interval around `rate` would be narrower (each side) than the gap
+    to `fair` (at least MIN_GAP): p(1-p) z^2 / gap^2 player-games, turned into games by the
+    run's own ratio of this faction's player-games to games.  With `tests` > 1 (the rows Holm's
+    correction runs over) z is Bonferroni's 1 - 0.05/(2 tests) quantile, the strictest level
+    Holm's step-down uses, so the estimate does not promise significance too early."""
     gap = max(abs(rate - fair), MIN_GAP)
     p = min(max(rate, 0.01), 0.99)
-    needed_pg = p * (1 - p) * Z95 ** 2 / gap ** 2
+    z = Z95 if tests <= 1 else NormalDist().inv_cdf(1 - 0.05 / (2 * tests))
+    needed_pg = p * (1 - p) * z ** 2 / gap ** 2
     per_game = player_games / max(n_games, 1)
     return _round_up(needed_pg / max(per_game, 1e-9))
 
@@ -134,7 +140,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
             out.append(Finding(f"{head}: {what} of moving first.", "first_player",
                                1.5 + abs(gap), True))
         else:
-            n = games_needed(first["rate"], first["fair_share"], first["games"], n_games)
+            orders = sum(1 for r in _rows(seats) if r.get("kind") == "turn order")
+            n = games_needed(first["rate"], first["fair_share"], first["games"], n_games, orders)
             more = (f"; settling a gap of {_points(gap)} would take about {n:,} games"
                     if n > n_games else "")
             out.append(Finding(
@@ -161,7 +168,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
             f"{_games(n_games)}): {verdict}.", "no_evidence", 1.0, False))
         widest = max(quiet, key=lambda r: (abs(r["win_rate"] - r["fair_share"]), r["faction"]))
         gap = widest["win_rate"] - widest["fair_share"]
-        n = games_needed(widest["win_rate"], widest["fair_share"], widest["games"], n_games)
+        n = games_needed(widest["win_rate"], widest["fair_share"], widest["games"], n_games,
+                         len(rows))
         if n > n_games and abs(gap) >= MIN_GAP:
             out.append(Finding(
                 f"To tell whether {_poss(_name(labels, widest['faction']))} "

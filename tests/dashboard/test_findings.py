@@ -59,8 +59,10 @@ def test_a_run_where_nothing_is_significant_says_so_and_how_many_games_would_tel
     assert text[0] == ("No evidence that any faction wins more or less than the fair 25% (from "
                        "D 24% [18%, 30%] to A 28% [22%, 34%]; 200 games): none of them can be "
                        "called too strong or too weak yet.")
+    # at Bonferroni's level over the 4 factions (Holm's strictest): z = 2.50,
+    # 0.275 * 0.725 * 2.50^2 / 0.025^2 = 1,990 player-games = games here -> about 2,000
     assert text[1] == ("To tell whether A's 28% really differs from the fair 25% (a gap of "
-                       "3 points), about 1,300 games would be needed; this run has 200.")
+                       "3 points), about 2,000 games would be needed; this run has 200.")
     assert "too strong." not in " ".join(text) and "too weak." not in " ".join(text)
     assert any("first player wins 26% [20%, 32%]" in t and "no evidence" in t for t in text)
 
@@ -74,6 +76,8 @@ def test_games_needed_is_the_interval_that_would_exclude_the_gap():
     assert half < 0.025
     # a faction on half of the seats needs twice the games
     assert games_needed(0.275, 0.25, 100, 200) == 2500
+    # over 4 Holm-corrected rows the level is Bonferroni's 0.05 / 4: more games
+    assert games_needed(0.275, 0.25, 200, 200, tests=4) == 2000
 
 
 def test_a_significant_first_player_advantage_is_reported():
