@@ -58,11 +58,39 @@ def show_no_runs(db: Path) -> None:
     st.info(f"The database `{db}` holds no runs yet.\n\n" + how_to_fill(db), icon="🗂️")
 
 
+#: What the slower query helpers compute, as their spinners say it (others: their name).
+COMPUTING = {
+    "faction_rates": "win rates per faction with their 95% intervals",
+    "score_quantiles": "the final-score distributions",
+    "seat_rates": "win rates by seat and by turn order",
+    "faction_matrix": "the faction-against-faction matrix",
+    "strength_model": "the strength model (Luce's winner choice with seat terms)",
+    "scoring_stats": "points per score category",
+    "category_by_faction": "points by category and faction",
+    "points_by_round": "points by round",
+    "winners_vs_losers": "what separates winners from losers",
+    "cell_action_counts": "moves and points per map cell",
+    "cell_counts": "moves per map cell",
+    "games_count": "the games matching the filters",
+    "runs_overview": "the runs and their progress",
+    "game_log": "the game's log",
+}
+
+
+def computing(fn: Callable[..., Any]) -> str:
+    """What a query helper computes, for its spinner."""
+    name = getattr(fn, "__name__", "results")
+    return COMPUTING.get(name, name.replace("_", " "))
+
+
 def load(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
-    """Call a query helper; on a data problem show a friendly message and return None."""
+    """Call a query helper; on a data problem show a friendly message and return None.  A
+    call that takes longer than half a second shows a spinner saying what it computes
+    (st.spinner appears only after 0.5 s, so a cached answer shows none)."""
     db = db_path()
     try:
-        result = fn(*args, **kwargs)
+        with st.spinner(f"Computing {computing(fn)}…"):
+            result = fn(*args, **kwargs)
     except qcore.DatabaseMissing:
         show_no_database(db)
         return None
@@ -199,6 +227,21 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
         chosen[arg] = None if value == ALL else value
     chosen["version"] = data_version(run)
     return chosen
+
+
+def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
+                  filters: dict[str, Any]) -> None:
+    """The Factions page's "Findings" block: the statistics below in plain words
+    (dashboard.findings), most important first."""
+    from dashboard.findings import sentences
+    from dashboard.labels import game_labels
+    n_players = filters.get("n_players")
+    st.markdown("#### Findings")
+    with st.container(key="findings", border=True):
+        st.markdown("\n".join(f"- {s}" for s in sentences(
+            rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run))))
+        st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
+                   "excludes the fair share after Holm's correction over the factions.")
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:

@@ -27,6 +27,7 @@ rates = ui.load(qf.faction_rates, db, run_id, **filters)
 if rates is None:
     st.stop()
 player_games = int(rates["games"].sum())
+ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters)
 
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(n_games, player_games,

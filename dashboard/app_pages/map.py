@@ -8,6 +8,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, ui
+from dashboard.labels import game_labels, name
 from dashboard.queries import map as qm
 from dashboard.queries import runs as qruns
 
@@ -43,7 +44,7 @@ METRICS = {"moves": "moves per player-game", "points": "points per player-game"}
 metric = ui.url_choice("Measure", list(METRICS), "metric", key="map_metric", container=cols[1],
                        format_func=lambda m: METRICS[m])
 action = ui.url_choice("Action", [ui.ALL, *actions], "action", key="map_action",
-                       container=cols[2])
+                       container=cols[2], format_func=lambda a: name(game_labels(game), a))
 action = None if action == ui.ALL else action
 MODES = {"players": "selected players", "outcome": "winners − losers", "runs": "other run − this run"}
 mode = ui.url_choice("View", list(MODES), "view", key="map_view", container=cols[3],

@@ -14,6 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, ui
+from dashboard.labels import game_labels, name
 from dashboard.queries import map as qm
 from dashboard.queries import replay as qr
 
@@ -98,8 +99,9 @@ if st.query_params.get("step") != str(step):
 current = moves.filter(pl.col("step") == step)
 if current.height:
     m = current.row(0, named=True)
-    st.markdown(f"**Step {step}** · round {m['round']} · {m['phase']} · seat {m['seat']} "
-                f"({players['faction'][m['seat']]})")
+    shown = game_labels(game)  # the game's names for its phases and actions (the log keeps ids)
+    st.markdown(f"**Step {step}** · round {m['round']} · {name(shown, m['phase'])} · seat "
+                f"{m['seat']} ({players['faction'][m['seat']]}) · {name(shown, m['action'])}")
     st.code(f"{m['action']} {m['detail'] or ''}" + (f" @ cell {m['cell']}" if m["cell"] is not None
                                                     else ""), language=None)
 

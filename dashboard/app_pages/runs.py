@@ -15,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, jobs, ui
+from dashboard.labels import relabel
 from dashboard.queries import factions as qf
 from dashboard.queries import runs as qruns
 from dashboard.queries import tiers as qtiers
@@ -203,7 +204,8 @@ def summary(run_id: str, version: str) -> None:
     )
     right.plotly_chart(charts.faction_win_rates(factions), key="faction_chart")
 
-    categories = ui.load(qruns.points_by_category, str(db), run_id)
+    categories = relabel(ui.load(qruns.points_by_category, str(db), run_id),  # the game's names
+                         ui.load(qruns.run_details, str(db), run_id))
     if categories is None:
         return
 

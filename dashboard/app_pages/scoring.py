@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from dashboard import charts, ui
+from dashboard.labels import relabel
 from dashboard.queries import core as qcore
 from dashboard.queries import scoring as qs
 
@@ -20,6 +21,7 @@ if by_faction is None:
 if by_faction.is_empty():
     st.info("These games have no score events.", icon="🔎")
     st.stop()
+by_faction = relabel(by_faction, run)  # the game's names for its categories (dashboard.labels)
 
 st.markdown("#### Points by category and faction")
 ui.rests_on(n_games, None, "means per player-game; a player who scored nothing in a category "
@@ -33,7 +35,7 @@ st.container(key="category_table").dataframe(
                    for c in wide.columns if c != "faction"})
 
 st.markdown("#### Points by round")
-rounds = ui.load(qs.points_by_round, db, run_id, **filters)
+rounds = relabel(ui.load(qs.points_by_round, db, run_id, **filters), run)
 if rounds is not None:
     left, right = st.columns(2)
     left.plotly_chart(charts.round_curves(rounds, "faction", "Cumulative points by round, per faction"),
@@ -42,7 +44,7 @@ if rounds is not None:
                        key="round_outcome_chart")
 
 st.markdown("#### What separates winners from losers")
-wl = ui.load(qs.winners_vs_losers, db, run_id, **filters)
+wl = relabel(ui.load(qs.winners_vs_losers, db, run_id, **filters), run)
 if wl is not None:
     if wl.is_empty():
         st.info("Every player of these games won or every player lost: nothing to compare.")

@@ -21,6 +21,7 @@ import streamlit as st
 
 from dashboard import charts, jobs, ui
 from dashboard.settings import serve_settings
+from dashboard.labels import relabel
 from dashboard.queries import whatif as wq
 from engine.core.errors import DelveError
 
@@ -303,10 +304,12 @@ else:
                         key="whatif_forest_score")
         l2, r2 = st.columns(2)
         l2.markdown("**Score categories** (points per player-game)")
-        l2.container(key="whatif_categories").dataframe(cmp.categories, hide_index=True)
+        l2.container(key="whatif_categories").dataframe(relabel(cmp.categories, cmp.run_a),
+                                                         hide_index=True)
         r2.markdown("**Game length**")
         r2.container(key="whatif_length").dataframe(cmp.length, hide_index=True)
-        st.plotly_chart(charts.category_diff_bar(cmp.categories), key="whatif_cat_chart")
+        st.plotly_chart(charts.category_diff_bar(relabel(cmp.categories, cmp.run_a)),
+                        key="whatif_cat_chart")
         if cmp.heatmap.height:
             maps = sorted(set(cmp.heatmap["map"].drop_nulls().to_list()))
             if maps:

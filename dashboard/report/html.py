@@ -46,6 +46,7 @@ class Section:
     figures: list[tuple[str, Any]] = field(default_factory=list)   # (caption, go.Figure)
     notes: list[str] = field(default_factory=list)                 # plain text (escaped)
     tables: list[tuple[list[str], list[list[Any]]]] = field(default_factory=list)
+    bullets: list[str] = field(default_factory=list)               # plain text (escaped)
 
 
 # --- gathering the data -----------------------------------------------------------------------
@@ -142,6 +143,8 @@ def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
 def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section]:
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
+    from dashboard.findings import sentences
+    from dashboard.labels import game_labels, relabel
 
     rid = run["run_id"]
     v = _version(run)
@@ -153,6 +156,9 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
              f"tied win counts 1/k; turn order from the starting player; the matrix is head to "
              f"head (share of shared games finished above the opponent, against 1/2).")
     factions = Section(f"{prefix}Factions", notes=[rests])
+    findings = Section(f"{prefix}Findings", bullets=sentences(
+        rates, queries.seat_rates(db, rid, version=v), n_games=games,
+        labels=game_labels(run)))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
@@ -169,18 +175,18 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
          "high_sim": ".1%", "fair_share": ".1%", "mean_score": ".1f"}))
 
     scoring = Section(f"{prefix}Scoring", notes=[f"Based on {games:,} games."])
-    by_cat = queries.category_by_faction(db, rid, version=v)
-    rounds = queries.points_by_round(db, rid, version=v)
+    by_cat = relabel(queries.category_by_faction(db, rid, version=v), run)  # display names
+    rounds = relabel(queries.points_by_round(db, rid, version=v), run)
     scoring.figures += [
         ("Points by category and faction", charts.category_stacked(by_cat)),
         ("Distributions", charts.category_boxes(by_cat)),
         ("Cumulative points by round", charts.round_curves(rounds, "faction")),
         ("Winners and losers by round", charts.round_curves(rounds, "outcome",
                                                             "Cumulative points: winners and losers")),
-        ("What separates winners from losers", charts.winners_losers(queries.winners_vs_losers(db, rid, version=v))),
+        ("What separates winners from losers", charts.winners_losers(relabel(queries.winners_vs_losers(db, rid, version=v), run))),
     ]
 
-    sections = [factions]
+    sections = [findings, factions]
     tiers = tier_section(db, rid, v, prefix)
     if tiers is not None:
         sections.append(tiers)
@@ -284,6 +290,9 @@ def render(title: str, manifests: list[tuple[str, list[tuple[str, str]]]],
         parts.append(f"<h2>{_esc(section.title)}</h2>\n")
         for note in section.notes:
             parts.append(f"<p class=\"note\">{_esc(note)}</p>\n")
+        if section.bullets:
+            parts.append("<ul class=\"findings\">" + "".join(
+                f"<li>{_esc(b)}</li>" for b in section.bullets) + "</ul>\n")
         for columns, rows in section.tables:
             parts.append("<table><tr>" + "".join(f"<th>{_esc(c)}</th>" for c in columns) + "</tr>\n")
             for row in rows:

@@ -1,4 +1,4 @@
-"""`delve games`, `rules`, `runs`, `replay`, `check`: the games, their rules and the data."""
+"""`delve games`, `rules`, `runs`, `replay`, `check`, `export`: the games, their rules and the data."""
 
 from __future__ import annotations
 
@@ -152,4 +152,19 @@ def check(db, run):
         sys.exit(1)
 
 
-COMMANDS = (games, rules, runs, replay, check)
+@click.command("export")
+@db_option
+@click.argument("run_ids", nargs=-1, required=True, metavar="RUN [RUN ...]")
+@click.option("--format", "fmt", type=click.Choice(["parquet", "csv"]), default="parquet",
+              show_default=True)
+@click.option("-o", "--output", "output", required=True, type=click.Path(file_okay=False),
+              help="The directory to write (one file per table).")
+def export(db, run_ids, fmt, output):
+    """Export the tables of RUN(s) (ids, unique prefixes or 'latest'): runs, games, players,
+    moves, score_events and map_cells, one file per table, streamed by DuckDB."""
+    from pipelines.store.export import export_runs
+    for table, (path, rows) in export_runs(db, run_ids, output, fmt).items():
+        click.echo(f"{table:<13} {rows:>10,} rows -> {path}")
+
+
+COMMANDS = (games, rules, runs, replay, check, export)

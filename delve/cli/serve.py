@@ -98,7 +98,8 @@ def dashboard(db, port, host, allow_launch, max_launches, backend, scheduler):
                DELVE_LAUNCH_BACKEND=backend, DELVE_LAUNCH_SCHEDULER=scheduler or "")
     cmd = [sys.executable, "-m", "streamlit", "run", str(app), "--server.port", str(port),
            "--server.address", host, "--server.headless", "true",
-           "--browser.gatherUsageStats", "false", "--", "--db", db_abs]
+           "--browser.gatherUsageStats", "false",
+           "--client.toolbarMode", "minimal", "--", "--db", db_abs]  # no deploy button or dev menu
     shown = f"[{host}]" if ":" in host else host
     click.echo(f"Dashboard on http://{shown}:{port} (database {db_abs}); launching runs from "
                f"the pages is {'on' if launch else 'off (--allow-launch turns it on)'}, "

@@ -45,6 +45,7 @@ from engine.core.rules import validate
 from pipelines.run.plan import GameSpec, Plan, default_chunk_size, import_game, plan_from_run
 from pipelines.store import BATCH_TABLES, Store, StoreError, resolve_run, to_arrow
 from pipelines.store.liveness import HEARTBEAT_S, liveness, writer_identity
+from pipelines.store.staging import PatientWriter, recover_staged
 
 
 class RunStopped(DelveError):
@@ -315,15 +316,18 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
             t0 = time.perf_counter()
             try:
                 if resume:  # the games already stored decide the tasks: reopen first
+                    recover_staged(store, run_id)  # games parked by the interrupted process
                     done = store.reopen_run(run_id, map_cells=cells, writer=writer_identity())
                     plan.specs = [s for s in plan.specs if s.index not in done]
                 tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
                 results = iter_results(tasks, jobs=jobs, backend=backend,
                                        scheduler=scheduler, client=client)
+                writer = PatientWriter(store, run_id, say=_say)
                 if not resume:
-                    # the workers start playing now, while this process writes the run's row
+                    # the workers start playing now, while this process writes the run's row (or,
+                    # if another process holds the file, keeps it for the first write that can)
                     try:
-                        store.create_run(_run_row(plan, run_id, label, config), map_cells=cells)
+                        writer.create(_run_row(plan, run_id, label, config), map_cells=cells)
                     except BaseException:
                         _close(results)
                         raise
@@ -331,7 +335,7 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
                 _stopped_early(store, run_id, exc)
                 raise
             with _Heartbeat(store, run_id):
-                summary = _run(plan, store, tasks, results, run_id, jobs=jobs,
+                summary = _run(plan, writer, tasks, results, run_id, jobs=jobs,
                                progress=progress, flush_s=flush_s, t0=t0,
                                first_cost=store.write_s - w0[0], on_batch=on_batch)
     finally:
@@ -519,23 +523,40 @@ class _Pending:
         self.last = time.perf_counter()
 
 
-def _run(plan, store, tasks, results, run_id, *, jobs, progress, flush_s, t0,
+def _say(text: str) -> None:
+    """A line for the user on stderr, above the progress bar."""
+    from tqdm import tqdm
+    tqdm.write(text, file=sys.stderr)
+
+
+def _progress_bar():
+    """tqdm's notebook bar inside Jupyter, its text bar elsewhere (tqdm.auto decides)."""
+    if "ipykernel" in sys.modules:
+        from tqdm.auto import tqdm
+        return tqdm
+    from tqdm import tqdm
+    return tqdm
+
+
+def _run(plan, writer, tasks, results, run_id, *, jobs, progress, flush_s, t0,
          first_cost=0.0, on_batch=None) -> RunSummary:
+    store = writer.store
     summary = RunSummary(run_id, len(plan.specs), 0.0, db=str(store.path))
     bar = None
     pending = _Pending(len(plan.specs), flush_s, first_cost, t0)
 
-    def flush(finish: dict | None = None):
-        if pending.batches:
-            w0 = time.perf_counter()
-            games = store.write_batch(run_id, pending.batch(), finish=finish)
-            summary.games_written += games
-            pending.written(games, time.perf_counter() - w0)
-        elif finish is not None:
-            store.finish_run(run_id, **finish)
+    def flush(finish: dict | None = None, wait: bool = False):
+        w0 = time.perf_counter()
+        games = writer.flush(pending.batch() if pending.batches else None, finish=finish,
+                             wait=wait)
+        summary.games_written += games
+        pending.written(games, time.perf_counter() - w0)
+        if bar is not None and not bar.disable:
+            bar.set_postfix_str(f"waiting for the database, {writer.parked_games} games staged"
+                                if writer.parked_games else "", refresh=False)
 
     try:
-        from tqdm import tqdm
+        tqdm = _progress_bar()
         bar = tqdm(total=len(plan.specs), unit="game", desc=run_id, file=sys.stderr,
                    disable=not progress, dynamic_ncols=True, smoothing=0.1)
         for batch in results:
@@ -561,7 +582,7 @@ def _run(plan, store, tasks, results, run_id, *, jobs, progress, flush_s, t0,
             finish = {"status": "failed", "error": _failure_text(summary, store.path)}
         else:
             finish = {"status": "done", "error": None}
-        flush(finish={**finish, "wall_s": summary.wall_s})
+        flush(finish={**finish, "wall_s": summary.wall_s}, wait=True)
     except BaseException as exc:
         summary.status = "failed"
         summary.wall_s = time.perf_counter() - t0
@@ -569,10 +590,19 @@ def _run(plan, store, tasks, results, run_id, *, jobs, progress, flush_s, t0,
             bar.close()
         if not isinstance(exc, StoreError):
             try:
-                flush()  # the games completed so far are kept (each one whole)
+                flush()  # the games completed so far are kept (each one whole, or staged)
             except Exception:  # pragma: no cover - the original error matters more
                 pass
+        if writer.parked_games:  # the file is still held: keep the rest on disk, not waiting
+            writer.park(pending.batch() if pending.batches else None)
         _close(results)  # stop the workers still playing
+        if writer.parked_games or writer.run_row is not None:
+            raise StoreError(
+                f"Run {run_id} stopped ({type(exc).__name__}: {exc}) while another process "
+                f"held '{store.path}': {summary.games_written} games are written and "
+                f"{writer.parked_games} are staged in '{writer.staged.dir}'. Once the file is "
+                f"free, resume with: {resume_command(run_id, store.path)} (it writes the staged "
+                f"games first).") from exc
         kept = f"{store_games(store, run_id)} of {store_planned(store, run_id)} games are kept"
         resume = resume_command(run_id, store.path)
         if isinstance(exc, KeyboardInterrupt):

@@ -19,8 +19,17 @@ from typing import Iterator
 import duckdb
 import pyarrow as pa
 
-from .connect import StoreError, check_db_path, connect_read, retrying_connect
+from .connect import StoreError, check_db_path, connect_read, is_lock_error, retrying_connect
 from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
+
+
+class DatabaseHeld(StoreError):
+    """Another process held the file for longer than the writer waited; `lock` is DuckDB's
+    error, which names that process when it can."""
+
+    def __init__(self, message: str, holder: BaseException):
+        super().__init__(message)
+        self.lock = holder
 
 
 def _now() -> datetime:
@@ -44,8 +53,9 @@ class Store:
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
-    def write(self) -> Iterator[duckdb.DuckDBPyConnection]:
-        """One short write transaction: open (retrying on lock), yield, commit, close.
+    def write(self, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One short write transaction: open (retrying on lock for `timeout` seconds, default
+        the store's `lock_timeout`, then DuckDB's lock error is raised), yield, commit, close.
 
         A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
         back, so the games written before stay whole, and raises StoreError naming the file."""
@@ -74,7 +84,15 @@ class Store:
         try:
             if not self._ready:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = retrying_connect(str(self.path), read_only=False, timeout=self.lock_timeout)
+            con = retrying_connect(str(self.path), read_only=False,
+                                   timeout=self.lock_timeout if timeout is None else timeout)
+        except duckdb.Error as exc:
+            if is_lock_error(exc):  # still held after the wait (pipelines.store.staging waits)
+                raise DatabaseHeld(f"{self._io_error(exc)} Another process holds the file.",
+                                   holder=exc) from exc
+            if isinstance(exc, (duckdb.IOException, duckdb.PermissionException)):
+                raise self._io_error(exc) from None
+            raise
         except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
             raise self._io_error(exc) from None
         try:
@@ -180,9 +198,14 @@ class Store:
         finally:
             con.unregister("delve_batch")
 
-    def create_run(self, row: dict, *, map_cells: tuple[str, list] | None = None) -> None:
+    def create_run(self, row: dict, *, map_cells: tuple[str, list] | None = None,
+                   timeout: float | None = None) -> None:
         """Insert the run's row; with `map_cells` = (game id, cells), the game's map cells
         not yet present in the same transaction (one write instead of two)."""
+        with self.write(timeout) as con:
+            self._create_run(con, row, map_cells)
+
+    def _create_run(self, con, row: dict, map_cells: tuple[str, list] | None) -> None:
         row = dict(row)
         row.setdefault("created_at", _now())
         row.setdefault("status", "running")
@@ -192,22 +215,29 @@ class Store:
                 row[key] = json.dumps(row[key], sort_keys=True)
         cols = [n for n, _ in SCHEMA["runs"] if n in row]
         data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
-        with self.write() as con:
-            self._insert(con, "runs", data)
-            if map_cells is not None:
-                self._map_cells(con, *map_cells)
+        self._insert(con, "runs", data)
+        if map_cells is not None:
+            self._map_cells(con, *map_cells)
 
-    def write_batch(self, run_id: str, batch: dict[str, pa.Table], *,
-                    finish: dict | None = None) -> int:
+    def write_batch(self, run_id: str, batch: dict[str, pa.Table] | None, *,
+                    finish: dict | None = None, staged=None, create: tuple | None = None,
+                    timeout: float | None = None) -> int:
         """Write the games of one or more chunks (all four tables) in one transaction; returns
         games written.  `finish` (status, error, wall_s: the arguments of `finish_run`) also
         ends the run in the same transaction, so the last games and the run's status are
-        written together (one write instead of two)."""
-        n = batch["games"].num_rows
-        with self.write() as con:
+        written together (one write instead of two).  `staged` (a `staging.Staged`) adds the
+        games parked on disk while the file was held, `create` = (row, map_cells) the run's
+        row not yet written (pipelines.store.staging)."""
+        n = (batch["games"].num_rows if batch is not None else 0) + (staged.games if staged else 0)
+        with self.write(timeout) as con:
+            if create is not None:
+                self._create_run(con, *create)
             for table in BATCH_TABLES:
                 try:
-                    self._insert(con, table, batch[table], run_id)
+                    if staged is not None:
+                        staged.insert_table(con, table, run_id)
+                    if batch is not None:
+                        self._insert(con, table, batch[table], run_id)
                 except duckdb.ConstraintException as exc:
                     raise StoreError(
                         f"Run '{run_id}' already has some of these games in '{self.path}' "

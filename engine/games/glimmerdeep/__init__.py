@@ -8,7 +8,7 @@ from engine.core.protocol import Game
 from engine.core.registry import register
 
 from .determinize import determinize
-from . import bots, scoring
+from . import bots, labels, scoring
 from .rules import EARLIER_READINGS, GlimmerdeepRules, choice_catalogue
 from .setup import PLAYER_COUNTS, check_setup, factions, maps, new_game
 from .state import invariants
@@ -23,6 +23,7 @@ GAME = register(Game(
     new_game=new_game,
     observe=observe,
     determinize=determinize,
+    labels=labels.LABELS,
     factions=factions,
     maps=maps,
     map_cells=map_cells,

@@ -9,7 +9,7 @@ from engine.core.protocol import Game
 from engine.core.registry import register
 
 from .determinize import determinize
-from . import bots, decisions, scoring  # noqa: F401  (decisions installs the decision tables)
+from . import bots, labels, decisions, scoring  # noqa: F401  (decisions installs the decision tables)
 from .board import map_cells, maps
 from .invariants import invariants
 from .rules import PLAYER_COUNTS, UnderhavenRules
@@ -26,6 +26,7 @@ GAME = register(Game(
     new_game=new_game,
     observe=observe,
     determinize=determinize,
+    labels=labels.LABELS,
     factions=factions,
     maps=maps,
     map_cells=map_cells,
