@@ -42,5 +42,11 @@ GAME = register(Game(
                                 ("modules.advanced_buildings=true", "modules.energy=true"),
                                 tuple(f"modules.{m}=true" for m in (
                                     "corp_locations", "focus", "energy", "reputational_income",
-                                    "advanced_buildings", "raw_start"))]},
+                                    "advanced_buildings", "raw_start")),
+                                # the other reading of every switch in readings.toml
+                                ("readings.flip=reputation", "readings.postpone=build",
+                                 "readings.first_player=trade", "readings.missions_space=claim",
+                                 "readings.upgrade_pt=1", "readings.trapezoids=4",
+                                 "buildings.irrigation_system.workers=2",
+                                 'start_tunnel.reading="setup"', "modules.corp_locations=true")]},
 ))

@@ -29,10 +29,12 @@ def describe(s, action, frame=None) -> tuple[str, str, int | None]:
     if f == "activate":
         return f"activate_{frame[2]}", "", action[1] if k == "group" else None
     if f == "order":
-        if k == "order":
+        if k in ("order", "postpone"):     # chosen now; a postponed one is carried out last
             o = s.st.cards[s.players[frame[1]].slot].rows[action[1]][action[2]]
-            return "order", f"row {action[1] + 1} {o.kind}", None
+            return k, f"row {action[1] + 1} {o.kind}", None
         return k, " ".join(map(str, action[1:])), None
+    if f == "claim_mission":
+        return "mission_space_claim", action[1], None
     if f == "upgrade" and k == "upgrade":
         return "upgrade", action[2], action[1]
     if f == "pub" and k == "deal":

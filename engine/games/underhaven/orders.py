@@ -64,7 +64,6 @@ def may_postpone(s, order) -> bool:
 def _l_order(s, frame):
     p = s.players[frame[1]]
     rows = s.st.cards[p.slot].rows
-    out = []
     if free_arrangement(p):              # the same order in two open slots: one option
         seen = set()
         slots = []
