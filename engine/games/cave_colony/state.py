@@ -132,13 +132,10 @@ class CaveState(FrameMachine):
         return max(0, self.rules.worker.upkeep + self.mods[seat][C.UPKEEP])
 
     def cost(self, seat: int, which: int) -> int:
-        w = self.rules.worker
-        m = self.mods[seat]
-        if which == C.MOVE_COST:
-            return max(1, w.move_cost + m[which])
-        base = {C.COLLECT_COST: w.collect_cost, C.SPEND_COST: w.spend_cost,
-                C.USE_COST: w.use_cost}[which]
-        return max(0, base + m[which])
+        """Energy for one action: move (never below 1), collect, spend, use (never below 0)."""
+        base, least = self.st.base_cost[which]
+        c = base + self.mods[seat][which]
+        return c if c > least else least
 
     def available(self) -> int:
         """Energy the worker whose turn it is can still spend (with "once" boosts, its

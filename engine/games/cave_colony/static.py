@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
 
+from . import cards as C
 from .cards import CardTables
 from .rules import COLOURS
 from .zone import Zone, mask_of, rotations
@@ -15,7 +16,7 @@ MAP_ID = "cave"
 class Static:
     __slots__ = ("rules", "zone", "tile_ids", "tile_kind", "tile_open", "tile_masks", "tile_gem",
                  "tile_gems", "tile_count", "n_regular", "OPEN", "colony_tile", "cards",
-                 "energy_faces", "event_faces", "colony_of", "dead_end", "inner_ok")
+                 "energy_faces", "event_faces", "colony_of", "dead_end", "inner_ok", "base_cost")
 
     def __init__(self, rules, _key=None):
         self.rules = rules
@@ -58,6 +59,10 @@ class Static:
         self.energy_faces = tuple(rules.dice.energy)
         self.event_faces = tuple(rules.dice.event)
         self.colony_of = {v: k for k, v in self.zone.colony_cell.items()}
+        w = rules.worker
+        # modifier index -> (the action's base energy cost, its least cost)
+        self.base_cost = {C.MOVE_COST: (w.move_cost, 1), C.COLLECT_COST: (w.collect_cost, 0),
+                          C.SPEND_COST: (w.spend_cost, 0), C.USE_COST: (w.use_cost, 0)}
 
 
 static_for = PerRulesCache(Static)   # (rules, None) -> Static
