@@ -160,7 +160,7 @@ else:
 st.header("Launch a paired run", divider="gray")
 name = st.text_input("Variant name", key="whatif_name", placeholder="e.g. cheap_forges",
                      help="1-40 letters, digits, '_', '-' or '.'")
-jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
+n_jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
                        key="whatif_jobs")
 job = st.session_state.get(JOB_KEY)
 name_ok = bool(NAME_RE.match(name or ""))
@@ -175,7 +175,7 @@ if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=
     vfile.write_text(patch_text)
     args = ["simulate", game_id, "--paired-with", base_id, "--variant", str(vfile),
             "--variant-name", name, "--label", f"what-if: {name}", "--db", str(db),
-            "--jobs", str(int(jobs)), "--no-progress"]
+            "--jobs", str(int(n_jobs)), "--no-progress"]
     st.session_state.pop("whatif_failed", None)
     st.session_state[JOB_KEY] = jobs.launch("whatif", args, db,
                                                    {"base": base_id, "name": name})
