@@ -51,8 +51,9 @@ def _with_rates(frame: pl.DataFrame, wins: str = "wins", n: str = "games",
     if frame.is_empty():
         return frame.with_columns(
             [pl.lit(None, dtype=pl.Float64).alias(c) for c in
-             ("rate", "low", "high", "p_value", "p_holm", "low_sim", "high_sim")]
+             ("rate", "low", "high", "p_value", "p_holm")]
             + [pl.lit(None, dtype=pl.Boolean).alias("significant")]
+            + [pl.lit(None, dtype=pl.Float64).alias(c) for c in ("low_sim", "high_sim")]
         )
     table = stats.rate_table(frame[wins].to_list(), frame[n].to_list(), frame[p0].to_list())
     return frame.with_columns(

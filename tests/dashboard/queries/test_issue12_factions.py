@@ -179,3 +179,13 @@ def test_winners_against_losers_is_a_within_game_contrast_over_games(tmp_path):
     assert total["games"] == 40
     assert total["difference"] == pytest.approx(d.mean())
     assert total["high"] - total["low"] == pytest.approx(2 * half)
+
+
+def test_a_database_without_start_seat_shows_seats_and_no_turn_order(tmp_path):
+    """Runs stored before games.start_seat: the seat panel stays, the turn-order rows go."""
+    db = _db(tmp_path, [{"start": 0, "first": 0, "seats": [("a", 1, True, 9), ("b", 2, False, 5)]}])
+    con = duckdb.connect(db)
+    con.execute("ALTER TABLE games DROP COLUMN start_seat")
+    con.close()
+    seats = qf.seat_rates(db, RUN)
+    assert set(seats["kind"]) == {"seat"} and seats.height == 2
