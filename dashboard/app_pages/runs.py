@@ -127,8 +127,8 @@ def live(run_id: str) -> None:
         return
     planned, stored = details.get("n_games") or 0, details["games_stored"]
     status = details.get("status")
-    state = (qruns.run_states(str(db)).get(run_id) if status == "running" else None) \
-        or Liveness(status or "running")
+    state = ((ui.load(qruns.run_states, str(db)) or {}).get(run_id) if status == "running"
+             else None) or Liveness(status or "running")
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)  # runs store UTC
     rate, left = ui.run_progress(stored, planned, details.get("created_at"), now,
                                  details.get("wall_s"), status)
