@@ -216,7 +216,8 @@ class Run:
             frame = fig.query(str(self.db.path), self.run_id, n_players, map_id)
         else:
             frame = fig.query(str(self.db.path), self.run_id, **f)
-        return fig.draw(frame)
+        from dashboard.labels import relabel
+        return fig.draw(relabel(frame, _game_of(self)))  # the game's names for its categories
 
     # -- what-if ---------------------------------------------------------------------------
     def paired(self, *, variants: Sequence[str] = (), sets: Sequence[str] = (),
@@ -237,6 +238,10 @@ class Run:
                             paired_with=base["run_id"], jobs=jobs, progress=progress,
                             variant=variant_name)
         return Run(self.db, summary.run_id)
+
+
+def _game_of(run: "Run") -> str | None:
+    return run.info().get("game")
 
 
 def _labels(game_id: str | None) -> dict[str, str] | None:
