@@ -138,9 +138,9 @@ _WITHIN_GAME_SQL = _FILTERED + """
     UNION ALL
     SELECT $total, game_id, total_d FROM ng
 )
-SELECT category::VARCHAR AS category, count(*)::BIGINT AS games, avg(d)::DOUBLE AS mean,
-       var_samp(d)::DOUBLE AS var
-FROM per_game GROUP BY category ORDER BY category
+SELECT category::VARCHAR AS category, count(*)::BIGINT AS games,
+       avg(d ORDER BY game_id)::DOUBLE AS mean, var_samp(d ORDER BY game_id)::DOUBLE AS var
+FROM per_game GROUP BY category ORDER BY category  -- summed in game order: the same bits whatever the row order
 """
 
 
