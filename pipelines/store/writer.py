@@ -63,7 +63,7 @@ class Store:
         with self._lock:
             self._main_writes += main
             try:
-                with self._write() as con:
+                with self._write(timeout) as con:
                     yield con
             finally:
                 self._main_writes -= main
@@ -79,7 +79,7 @@ class Store:
         return self._main_writes > 0
 
     @contextlib.contextmanager
-    def _write(self) -> Iterator[duckdb.DuckDBPyConnection]:
+    def _write(self, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
         t0, c0 = time.perf_counter(), time.thread_time()
         try:
             if not self._ready:
