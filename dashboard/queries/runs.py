@@ -179,8 +179,8 @@ def run_states(db: str) -> dict[str, Any]:
     if "run_id" not in have:
         return {}
     extra = ", ".join(f"r.{c}" if c in have else f"NULL AS {c}" for c in _LIVENESS_COLUMNS)
-    frame = core.read_frame(db, f"SELECT r.run_id, r.status, {extra} FROM runs AS r",
-                            busy_timeout_s=1.0)
+    sql = "SELECT r.run_id, r.status, " + extra + " FROM runs AS r"  # column names: constants
+    frame = core.read_frame(db, sql, busy_timeout_s=1.0)
     return {row["run_id"]: liveness(row) for row in frame.iter_rows(named=True)}
 
 
