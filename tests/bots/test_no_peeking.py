@@ -75,7 +75,8 @@ def test_states_differing_only_in_hidden_parts_give_the_same_decision(game_id, s
 @pytest.mark.parametrize("steps", [0, 25, 60])
 def test_determinisation_is_consistent_and_does_not_copy_the_truth(game_id, steps):
     game, state = _midgame(game_id, 23, steps)
-    for seat in range(min(2, len(state.players))):
+    n_seats = len(state.players) if hasattr(state, "players") else state.n
+    for seat in range(min(2, n_seats)):
         obs = game.observe(state, seat)
         worlds = [game.determinize(obs, seat, random.Random(k)) for k in range(8)]
         for w in worlds:   # the seat's view of the world is the seat's view of the truth
