@@ -33,7 +33,7 @@ chromium:
 	  || echo "warning: could not install Debian's chromium; the browser tests need it"
 
 test: $(STAMP) chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 # 10,000 random games of every registered game, invariants checked after every step (issue 6).
 SOAK_GAMES ?= 10000
