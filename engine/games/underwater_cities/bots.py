@@ -7,9 +7,11 @@ not cover, plus what resources, cards in hand and action cards are still worth (
 weights, falling towards their end value of 1 point per 4 as the game ends).
 
 `action_values` is the greedy bot's fast path.  The card, slot and order choices only open
-further decisions, so a one-step lookahead cannot see them: each is valued by finishing the
-turn (every later decision of the turn taken greedily, the order of card and slot tried
-both ways).  Every other decision is a one-step lookahead on `evaluate`.
+further decisions, so a one-step lookahead cannot see them: the (card, slot) pairs are
+ranked by a quick estimate of their effects (estimate.py), and the best few are valued by
+finishing the turn (a rollout: every later decision of the turn by one-step lookahead, the
+order of card and slot and of an effect's parts by rule of thumb); the order decision
+itself plays out both orders.  Every other decision is a one-step lookahead on `evaluate`.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ CARD_VALUE = 0.55
 ACTION_VALUE = 1.1
 ABILITY_VALUE = 0.8
 UNCONNECTED = 0.45          # an unconnected city / building: a share of its connected value
-BRANCH = frozenset(("card", "slot", "order"))
 
 
 def productions_left(s) -> int:
@@ -106,18 +107,8 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
     card and slot and of an effect's parts by rule of thumb, every other decision by a
     one-step lookahead)."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
-        frame = s.stack[-1]
-        kind = frame[0]
+        kind = s.stack[-1][0]
         actions = s.legal_actions()
-        if kind in BRANCH and kind != "order":
-            best = None
-            for a in actions:
-                nxt = s.clone(log=False)
-                nxt.apply_legal(a, actions)
-                val = _finish_turn(nxt, seat, turn0)
-                if best is None or val > best:
-                    best = val
-            return best
         if len(actions) == 1:
             a = actions[0]
         elif kind == "order":

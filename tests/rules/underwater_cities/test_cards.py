@@ -158,3 +158,45 @@ def test_taking_a_special_card_three_ways(make_state):
     assert kept not in s.players[0].public
     assert sorted(s.sdeck[:3]) == sorted([deck[-1]] + [i for i in seen if i != kept])
     settle(s)
+
+
+def test_mismatch_trigger_not_on_the_always_available_slot(make_state):
+    """A permanent card that reacts to a card played on a slot of another colour does not
+    react to the always-available slot (it has no colour)."""
+    s = make_state()
+    claim(s, 0, "e1_black_market_contacts")          # 1 credit on a mismatch
+    res(s, 0)
+    hand(s, 0, ["e1_kelp_harvest"])
+    s.apply(("play", "e1_kelp_harvest"))
+    s.apply(("always",))
+    assert s.players[0].res[0] == 2                  # the slot's 2 credits only
+    t = make_state()
+    claim(t, 0, "e1_black_market_contacts")
+    res(t, 0)
+    hand(t, 0, ["e1_kelp_harvest"])
+    t.apply(("play", "e1_kelp_harvest"))
+    t.apply(("slot", "y_steel"))
+    assert t.players[0].res[0] == 1
+
+
+def test_timing_example_action_card_pays_for_the_build(make_state):
+    """Timing: "you can first use an action card which gives you for example 1 credit and
+    then you can pay this credit and 1 science to build and immediately upgrade
+    desalination plant.\""""
+    s = make_state(boards=("vent", "embassy", "reef", "trench"))
+    res(s, 0, science=1)
+    hand(s, 0, ["e1_kelp_harvest"])
+    s.apply(("play", "e1_kelp_harvest"))
+    s.apply(("slot", "r_build_upgrade"))
+    s.apply(("slot_first",))
+    assert s.legal_actions() == [("part", 0), ("part", 1)] or s.stack[-1][0] == "use_action"
+    if s.stack[-1][0] == "parts":
+        s.apply(("part", 0))                         # the action card first
+    s.apply(("use", "assistant"))
+    s.apply(("option", 1))                           # 1 credit
+    from uwc_helpers import site
+    s.apply(("build", "desal", site(s, "c11b2")))
+    s.apply(("upgrade",))
+    p = s.players[0]
+    assert p.bup >> site(s, "c11b2") & 1 and p.res[3] == 0
+    assert p.res[:2] == [1, 2]                       # then the card: 1 credit, 2 kelp

@@ -152,3 +152,31 @@ def test_full_games_at_every_player_count(game, rules):
         rec = play_game(game, rules, seats, 100 + n)
         assert rec.game["rounds"] == 10 and rec.game["ended_by"] == "game_end"
         assert sum(p["won"] for p in rec.players) == 1
+
+
+def test_a_copy_shares_nothing_that_changes(make_state):
+    """clone(): playing on a copy leaves the original exactly as it was (boards, resources,
+    hands, decks, supply, slots, contracts, play order)."""
+    s = make_state(seed=9)
+    rng = random.Random(9)
+    for _ in range(60):
+        s.apply(s.legal_actions()[rng.randrange(len(s.legal_actions()))])
+
+    def snapshot(x):
+        return repr(([(p.res, p.hand, p.cmask, p.tun, p.bld, p.bup, p.claimed, p.actions,
+                       sorted(p.used), p.fed, p.points) for p in x.players],
+                     x.decks, x.discard, x.sdeck, x.sface, x.supply, x.occ, x.contracts,
+                     x.order, x.turn, x.stack, x.agenda, x.step, x.round))
+
+    before = snapshot(s)
+    c = s.clone(log=False)
+    while not c.is_over():
+        c.apply(c.legal_actions()[rng.randrange(len(c.legal_actions()))])
+    assert snapshot(s) == before
+
+
+def test_two_players_use_the_two_player_side(make_state):
+    """Action Slots: "One side is designed for a two-player game. The other side is designed
+    for three or four.\""""
+    assert make_state(n=2).st.side_id == "two"
+    assert make_state(n=3).st.side_id == make_state(n=4).st.side_id == "three_four"
