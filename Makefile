@@ -33,12 +33,12 @@ chromium:
 	  || echo "warning: could not install Debian's chromium; the browser tests need it"
 
 test: $(STAMP) chromium
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 # 10,000 random games of every registered game, invariants checked after every step (issue 6).
 SOAK_GAMES ?= 10000
 soak: $(STAMP)
-	$(BIN)/python -m pipelines.soak --games $(SOAK_GAMES) --jobs 2
+	$(BIN)/python -m pipelines.bench.soak --games $(SOAK_GAMES) --jobs 2
 
 # Every dashboard page rendered on a synthetic 100,000-game, 4-player database (issue 4).
 bench-dashboard: $(STAMP)

@@ -20,7 +20,11 @@ import streamlit as st  # noqa: E402
 
 from dashboard import queries, ui  # noqa: E402
 
-st.set_page_config(page_title="Delve", page_icon="⛏️", layout="wide")
+# For the people who use it, not a Streamlit developer: no deploy button, no developer menu
+# (toolbar "minimal": only what set_page_config gives, here nothing, so the menu is hidden).
+st.set_option("client.toolbarMode", "minimal")
+st.set_page_config(page_title="Delve", page_icon=str(_HERE / "assets" / "favicon.png"),
+                   layout="wide")
 
 PAGES = [
     # The default page is served at "/", so a shared link is "/?run=RUN_ID".

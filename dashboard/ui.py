@@ -16,7 +16,14 @@ from typing import Any, TypeVar
 import duckdb
 import streamlit as st
 
-from dashboard import queries, settings
+from dashboard import settings
+from dashboard.queries import background
+from dashboard.queries import core as qcore
+from dashboard.queries import factions as qf
+from dashboard.queries import map as qm
+from dashboard.queries import replay as qr
+from dashboard.queries import runs as qruns
+from dashboard.queries import scoring as qs
 
 T = TypeVar("T")
 
@@ -51,24 +58,52 @@ def show_no_runs(db: Path) -> None:
     st.info(f"The database `{db}` holds no runs yet.\n\n" + how_to_fill(db), icon="🗂️")
 
 
+#: What the slower query helpers compute, as their spinners say it (others: their name).
+COMPUTING = {
+    "faction_rates": "win rates per faction with their 95% intervals",
+    "score_quantiles": "the final-score distributions",
+    "seat_rates": "win rates by seat and by turn order",
+    "faction_matrix": "the faction-against-faction matrix",
+    "strength_model": "the strength model (Luce's winner choice with seat terms)",
+    "scoring_stats": "points per score category",
+    "category_by_faction": "points by category and faction",
+    "points_by_round": "points by round",
+    "winners_vs_losers": "what separates winners from losers",
+    "cell_action_counts": "moves and points per map cell",
+    "cell_counts": "moves per map cell",
+    "games_count": "the games matching the filters",
+    "runs_overview": "the runs and their progress",
+    "game_log": "the game's log",
+}
+
+
+def computing(fn: Callable[..., Any]) -> str:
+    """What a query helper computes, for its spinner."""
+    name = getattr(fn, "__name__", "results")
+    return COMPUTING.get(name, name.replace("_", " "))
+
+
 def load(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
-    """Call a query helper; on a data problem show a friendly message and return None."""
+    """Call a query helper; on a data problem show a friendly message and return None.  A
+    call that takes longer than half a second shows a spinner saying what it computes
+    (st.spinner appears only after 0.5 s, so a cached answer shows none)."""
     db = db_path()
     try:
-        result = fn(*args, **kwargs)
-    except queries.DatabaseMissing:
+        with st.spinner(f"Computing {computing(fn)}…"):
+            result = fn(*args, **kwargs)
+    except qcore.DatabaseMissing:
         show_no_database(db)
         return None
-    except queries.DatabaseBusy:
+    except qcore.DatabaseBusy:
         _show_busy()
         return None
-    except queries.DatabaseUnreadable:
+    except qcore.DatabaseUnreadable:
         st.error(
             f"`{db}` exists but is not a DuckDB database this dashboard can read. "
             "Point it at another file with `-- --db PATH` or the `DELVE_DB` variable."
         )
         return None
-    except queries.SchemaMismatch as exc:
+    except qcore.SchemaMismatch as exc:
         st.error(
             f"`{db}` does not hold the Delve tables this page needs. "
             "Was it written by `delve simulate`?"
@@ -139,7 +174,7 @@ def select_run(*, key: str = "run_select", param: str = "run", label: str = "Run
     run; ``exclude``/``game`` narrow the list (e.g. the second run of a comparison).
     """
     db = db_path()
-    runs = load(queries.runs_overview, str(db))
+    runs = load(qruns.runs_overview, str(db))
     if runs is None:
         return None
     if runs.is_empty():
@@ -166,7 +201,7 @@ def describe_run(row: dict[str, Any]) -> str:
 
 
 def data_version(run: dict[str, Any]) -> str:
-    """What changes when a run's data does: the analyses' cache key (queries.ANALYSIS_TTL_S)."""
+    """What changes when a run's data does: the analyses' cache key (qcore.ANALYSIS_TTL_S)."""
     return f"{run.get('games_stored', 0)}:{run.get('status')}"
 
 
@@ -177,7 +212,7 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
     with None meaning "all", and the run's data ``version``); None when the run cannot be read.
     """
     run_id = run["run_id"]
-    options = load(queries.filter_options, str(db_path()), run_id, data_version(run))
+    options = load(qruns.filter_options, str(db_path()), run_id, data_version(run))
     if options is None:
         return None
     cols = st.columns(3)
@@ -192,6 +227,21 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
         chosen[arg] = None if value == ALL else value
     chosen["version"] = data_version(run)
     return chosen
+
+
+def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
+                  filters: dict[str, Any]) -> None:
+    """The Factions page's "Findings" block: the statistics below in plain words
+    (dashboard.findings), most important first."""
+    from dashboard.findings import sentences
+    from dashboard.labels import game_labels
+    n_players = filters.get("n_players")
+    st.markdown("#### Findings")
+    with st.container(key="findings", border=True):
+        st.markdown("\n".join(f"- {s}" for s in sentences(
+            rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run))))
+        st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
+                   "excludes the fair share after Holm's correction over the factions.")
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:
@@ -237,10 +287,12 @@ def format_duration(seconds: float | None) -> str:
 
 # --- prefetch -------------------------------------------------------------------------------
 #
-# The analyses of a run are cached by its data version (queries.ANALYSIS_TTL_S), so every page
+# The analyses of a run are cached by its data version (qcore.ANALYSIS_TTL_S), so every page
 # is fast once its queries have run. When a page selects a run, a background thread runs the
-# default (unfiltered) analyses of every page once, so the designer's next page is already in
-# the cache. DELVE_PREFETCH=0 turns it off (the page benchmark measures cold renders with it off).
+# default (unfiltered) analyses of every page once in the prefetch lane of the dashboard's one
+# background mechanism (dashboard.queries.background: page queries go first), so the designer's
+# next page is already in the cache. DELVE_PREFETCH=0 turns it off (the page benchmark measures
+# cold renders with it off).
 
 _prefetched: set[tuple[str, str, str]] = set()
 _prefetch_lock = threading.Lock()
@@ -255,23 +307,22 @@ def prefetch(run: dict[str, Any]) -> None:
         if (db, run_id, version) in _prefetched:
             return
         _prefetched.add((db, run_id, version))
-    threading.Thread(target=_prefetch, args=(db, run_id, version), daemon=True,
-                     name=f"delve-prefetch-{run_id}").start()
+    background.submit(background.PREFETCH, _prefetch, db, run_id, version)
 
 
 def _prefetch(db: str, run_id: str, version: str) -> None:
     every = {"n_players": None, "map_id": None, "bot": None, "version": version}
     try:  # the same arguments as the pages pass, so the cache keys match
-        options = queries.filter_options(db, run_id, version)
-        for fn in (queries.games_count, queries.faction_rates, queries.score_quantiles,
-                   queries.seat_rates, queries.faction_matrix, queries.scoring_stats,
-                   queries.points_by_round):
+        options = qruns.filter_options(db, run_id, version)
+        for fn in (qruns.games_count, qf.faction_rates, qf.score_quantiles,
+                   qf.seat_rates, qf.faction_matrix, qs.scoring_stats,
+                   qs.points_by_round):
             fn(db, run_id, **every)
-        queries.strength_model(db, run_id, None, None, version=version)
+        qf.strength_model(db, run_id, None, None, version=version)
         if options["maps"]:
-            queries.cell_action_counts(db, run_id, options["maps"][0], n_players=None,
+            qm.cell_action_counts(db, run_id, options["maps"][0], n_players=None,
                                        bot=None, version=version, points=False)
-        queries.game_list(db, run_id, version=version)
+        qr.game_list(db, run_id, version=version)
     except Exception:  # noqa: BLE001 - a warm-up only; the page itself reports problems
         pass
 
@@ -292,7 +343,7 @@ def filtered_run(title: str) -> tuple[str, dict[str, Any], dict[str, Any]]:
 
 def games_or_stop(db: str, run_id: str, filters: dict[str, Any]) -> int:
     """The number of games matching the filters, or stop the page with a message if none."""
-    n_games = load(queries.games_count, db, run_id, **filters)
+    n_games = load(qruns.games_count, db, run_id, **filters)
     if n_games is None:
         st.stop()
     if n_games == 0:

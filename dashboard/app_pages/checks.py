@@ -1,4 +1,4 @@
-"""Checks: design checks of one run, each flag with its evidence (pipelines.design_checks).
+"""Checks: design checks of one run, each flag with its evidence (pipelines.lab.design_checks).
 
 Rarely chosen actions and catalogue entries (cards, buildings...), games hitting a turn limit
 or stalling, dominant openings; and, on request, an ablation run (the run's games replayed
@@ -13,8 +13,9 @@ import json
 import polars as pl
 import streamlit as st
 
-from dashboard import ui, whatif_jobs
-from dashboard import whatif_queries as wq
+from dashboard import jobs, ui
+from dashboard.settings import serve_settings
+from dashboard.queries import whatif as wq
 
 JOB_KEY = "checks_job"
 
@@ -65,17 +66,22 @@ with st.expander("How games ended"):
 st.header("Ablation", divider="gray")
 st.caption("Replay this run's games without one card or building (paired: same seeds and "
            "seats) and test whether any faction's win rate changes (Holm-corrected).")
-from pipelines.design_checks import catalogue  # noqa: E402
+from pipelines.lab.design_checks import catalogue  # noqa: E402
 
 cat = catalogue(json.loads(rep.run["rules"] or "{}"))
 entry_ids = [f"{c}.{i}" for c, i in cat]
 job = st.session_state.get(JOB_KEY)
+launch_off = serve_settings().launch_off_reason()
+if launch_off:
+    st.info(launch_off, icon="🔒")
 if entry_ids:
     choice = st.selectbox("Entry to remove", entry_ids, key="checks_ablate_entry")
-    if st.button("Run ablation", key="checks_ablate", disabled=job is not None):
+    if st.button("Run ablation", key="checks_ablate",
+                 disabled=job is not None or launch_off is not None):
         entry = choice.rsplit(".", 1)[1]
         args = ["checks", run_id, "--ablate", entry, "--db", str(db)]
-        st.session_state[JOB_KEY] = whatif_jobs.launch("ablation", args, db, {"entry": entry})
+        st.session_state[JOB_KEY] = jobs.launch(
+            "ablation", args, db, {"entry": entry, "title": f"ablation of {run_id} without {entry}"})
         st.rerun()
 else:
     st.caption("The rules of this game have no catalogue of cards or buildings to remove.")
@@ -87,6 +93,10 @@ def _ablation_progress():
     if job is None:
         return
     rc = job.returncode()
+    if job.state == "queued":
+        st.progress(0.0, text=f"ablation without {job.info['entry']}: queued "
+                              f"({jobs.launch_queue().position(job)} in line)")
+        return
     if rc is None:
         st.progress(0.5, text=f"ablation without {job.info['entry']}: running…")
         return

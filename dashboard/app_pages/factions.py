@@ -1,45 +1,53 @@
 """Factions: is any faction too strong, does the first seat win too often?
 
 Win rates with 95% Wilson intervals against the fair share 1/P, score distributions, seat
-and turn-order effects, the faction-vs-faction matrix with Holm marks, and a strength model
-that controls for seat (and bot). Run, filters and focus faction live in the URL.
+and turn-order effects (from the starting player), head-to-head matchups with Holm marks, and
+a Plackett-Luce strength model that controls for seat (and bot). Run, filters and focus faction live in the URL.
 """
 
 from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.queries import core as qcore
+from dashboard.queries import factions as qf
 
 db, run, filters = ui.filtered_run("Factions")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
 # The heavier, independent queries start beside this thread (last first); each load below
 # finds its value cached or waits for it.
-queries.start(db, queries.strength_model, run_id, filters["n_players"], filters["map_id"],
+qcore.start(db, qf.strength_model, run_id, filters["n_players"], filters["map_id"],
               version=filters["version"])
-for helper in (queries.faction_matrix, queries.seat_rates, queries.score_quantiles):
-    queries.start(db, helper, run_id, **filters)
+for helper in (qf.faction_matrix, qf.seat_rates, qf.score_quantiles):
+    qcore.start(db, helper, run_id, **filters)
 
-rates = ui.load(queries.faction_rates, db, run_id, **filters)
+rates = ui.load(qf.faction_rates, db, run_id, **filters)
 if rates is None:
     st.stop()
 player_games = int(rates["games"].sum())
+ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters)
 
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(n_games, player_games,
-            "95% Wilson intervals; a red/blue point differs from the fair share after Holm's "
-            "correction over the factions")
+            "bars: each faction's own 95% Wilson interval; a red/blue point: the exact binomial "
+            "test against the fair share rejects after Holm's correction over the factions (a "
+            "bar may exclude the fair share without a colour); the table's simultaneous "
+            "interval (Clopper-Pearson at 5%/factions) holds for all factions at once. A tied "
+            "win counts 1/k for each of its k winners")
 st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
 st.container(key="faction_rates_table").dataframe(
-    rates.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
-                 "p_holm", "significant", "mean_score", "sd_score"),
+    rates.select("faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
+                 "fair_share", "p_holm", "significant", "mean_score", "sd_score"),
     hide_index=True,
     column_config={
         "games": st.column_config.NumberColumn("player-games"),
         "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
         "low": st.column_config.NumberColumn("95% low", format="percent"),
         "high": st.column_config.NumberColumn("95% high", format="percent"),
+        "low_sim": st.column_config.NumberColumn("simultaneous low", format="percent"),
+        "high_sim": st.column_config.NumberColumn("simultaneous high", format="percent"),
         "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
         "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
         "significant": st.column_config.CheckboxColumn("differs"),
@@ -49,14 +57,16 @@ st.container(key="faction_rates_table").dataframe(
 )
 
 st.markdown("#### Final scores")
-quantiles = ui.load(queries.score_quantiles, db, run_id, **filters)
+quantiles = ui.load(qf.score_quantiles, db, run_id, **filters)
 if quantiles is not None:
     st.plotly_chart(charts.score_boxes(quantiles), key="score_box_chart")
 
 st.markdown("#### Seat and first-player advantage")
-seats = ui.load(queries.seat_rates, db, run_id, **filters)
+seats = ui.load(qf.seat_rates, db, run_id, **filters)
 if seats is not None:
-    ui.rests_on(n_games, None, "turn order 0 is the first player of each game")
+    ui.rests_on(n_games, None, "turn order 0 is the starting player of each game (runs stored "
+                "before the starting player was recorded show no turn order); a tied win counts "
+                "1/k for each of its k winners")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
     st.container(key="seat_table").dataframe(
         seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",
@@ -73,31 +83,35 @@ if seats is not None:
     )
 
 st.markdown("#### Faction against faction")
-matrix = ui.load(queries.faction_matrix, db, run_id, **filters)
+matrix = ui.load(qf.faction_matrix, db, run_id, **filters)
 if matrix is not None:
-    ui.rests_on(n_games, None, "each cell: win rate of the row faction in the games the column "
-                "faction also played; ▲/▼ the 95% interval excludes the fair share after Holm's "
-                "correction over all cells")
+    ui.rests_on(n_games, None, "head to head: each cell is the share of the games both "
+                "factions played in which the row faction finished above the column faction "
+                "(ties 1/2); 50% is an even matchup. ▲/▼: the exact binomial test against 50% "
+                "rejects after Holm's correction over the pairs (the cell's own 95% interval and "
+                "its simultaneous interval are in the hover). Grey: the pair never sat at the "
+                "same table in this selection, so nothing is known about it")
     st.plotly_chart(charts.faction_matrix(matrix), key="matrix_chart")
     factions = sorted(rates["faction"].to_list())
     focus = ui.url_choice("Focus faction", factions, "faction", key="focus_faction")
-    row = matrix.filter(matrix["faction"] == focus)
+    row = matrix.filter((matrix["faction"] == focus) & (matrix["games"] > 0))
     st.plotly_chart(
-        charts.rate_with_interval(row, "opponent", f"{focus}: win rate by opponent at the table",
+        charts.rate_with_interval(row, "opponent", f"{focus}: share finished above each opponent",
                                   "opponent"),
         key="focus_chart")
 
 st.markdown("#### Strength model")
-model = ui.load(queries.strength_model, db, run_id, filters["n_players"], filters["map_id"],
+model = ui.load(qf.strength_model, db, run_id, filters["n_players"], filters["map_id"],
                 version=filters["version"])
 if model is not None:
     terms, fitted = model
     ui.rests_on(fitted, None,
-                "Luce's choice of the winner (Plackett-Luce first place; Bradley-Terry for two "
-                "players): each seat's chance to win is its strength over the table's total, with "
-                "faction, seat and (when bots vary within a seat) bot terms. Faction log-strengths "
-                "are centred on the average faction, seats measured against the first seat; the "
-                "bot filter does not apply")
+                "Plackett-Luce over the full finishing order (Bradley-Terry for two players): "
+                "each place goes to a seat with probability its strength over the total of the "
+                "seats not yet placed, with faction, seat and (when bots vary within a seat) bot "
+                "terms. Faction log-strengths are centred on the average faction, seats measured "
+                "against the first seat; when every seat has its own fixed bot, a seat term "
+                "includes that bot (its label says so); the bot filter does not apply")
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
     st.container(key="strength_table").dataframe(
         terms, hide_index=True,
@@ -107,3 +121,42 @@ if model is not None:
             "high": st.column_config.NumberColumn("95% high", format="%.2f"),
             "odds": st.column_config.NumberColumn("strength ×", format="%.2f"),
         })
+
+# Balance by skill tier: only for a run of a `delve simulate --tiers` group.
+from dashboard.queries import tiers as qt  # noqa: E402
+
+tier_runs = ui.load(qt.tier_runs, db, run_id, version=filters["version"])
+if tier_runs is not None and tier_runs.height > 1:
+    st.markdown("#### By skill tier")
+    ui.rests_on(n_games, None,
+                "the same games (seeds, seats, factions) at every tier, every seat playing the "
+                "tier's bot; 95% Wilson intervals; a flag marks a faction whose win rate changes "
+                "significantly between two tiers (paired difference over the same games, Holm "
+                "over the factions): 'grows' when it moves away from the fair share, 'shrinks' "
+                "towards it. The filters above do not apply")
+    tier_table = ui.load(qt.tier_rates, db, run_id, version=filters["version"])
+    if tier_table is not None:
+        st.plotly_chart(charts.tier_win_rates(tier_table), key="tier_chart")
+        st.container(key="tier_table").dataframe(
+            tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
+            hide_index=True,
+            column_config={
+                "games": st.column_config.NumberColumn("player-games"),
+                "rate": st.column_config.NumberColumn("win rate", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+            })
+    shifts = ui.load(qt.tier_shifts, db, run_id, version=filters["version"])
+    if shifts is not None:
+        st.container(key="tier_shift_table").dataframe(
+            shifts, hide_index=True,
+            column_config={
+                "tier_a": "from tier", "tier_b": "to tier", "n": "paired seats",
+                "rate_a": st.column_config.NumberColumn("win rate (from)", format="percent"),
+                "rate_b": st.column_config.NumberColumn("win rate (to)", format="percent"),
+                "diff": st.column_config.NumberColumn("change", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
+                "flag": "imbalance",
+            })

@@ -7,11 +7,14 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.labels import game_labels, name
+from dashboard.queries import map as qm
+from dashboard.queries import runs as qruns
 
 db, run, filters = ui.filtered_run("Map")
 run_id, game = run["run_id"], run["game"]
-options = ui.load(queries.filter_options, db, run_id, filters["version"])
+options = ui.load(qruns.filter_options, db, run_id, filters["version"])
 if options is None:
     st.stop()
 
@@ -23,7 +26,7 @@ if not maps:
 
 cols = st.columns(4)
 map_id = ui.url_choice("Map to draw", maps, "draw", key="map_draw", container=cols[0])
-cells = ui.load(queries.map_cells, db, game, map_id)
+cells = ui.load(qm.map_cells, db, game, map_id)
 if cells is None:
     st.stop()
 if cells.is_empty():
@@ -31,7 +34,7 @@ if cells.is_empty():
             "be drawn.", icon="🗺️")
     st.stop()
 
-all_counts = ui.load(queries.cell_action_counts, db, run_id, map_id,
+all_counts = ui.load(qm.cell_action_counts, db, run_id, map_id,
                      n_players=filters["n_players"], bot=filters["bot"],
                      version=filters["version"], points=False)
 if all_counts is None:
@@ -41,7 +44,7 @@ METRICS = {"moves": "moves per player-game", "points": "points per player-game"}
 metric = ui.url_choice("Measure", list(METRICS), "metric", key="map_metric", container=cols[1],
                        format_func=lambda m: METRICS[m])
 action = ui.url_choice("Action", [ui.ALL, *actions], "action", key="map_action",
-                       container=cols[2])
+                       container=cols[2], format_func=lambda a: name(game_labels(game), a))
 action = None if action == ui.ALL else action
 MODES = {"players": "selected players", "outcome": "winners − losers", "runs": "other run − this run"}
 mode = ui.url_choice("View", list(MODES), "view", key="map_view", container=cols[3],
@@ -70,7 +73,7 @@ if mode == "players":
     won = ui.url_choice("Whose moves", ["all", "winners", "losers"], "who", key="map_who",
                         container=cols[1])
     won_arg = {"all": None, "winners": True, "losers": False}[won]
-    counts = ui.load(queries.cell_counts, db, run_id, **base, won=won_arg, version=version)
+    counts = ui.load(qm.cell_counts, db, run_id, **base, won=won_arg, version=version)
     if counts is None:
         st.stop()
     values, games, pg = per_player_game(counts)
@@ -81,8 +84,8 @@ if mode == "players":
     fig = charts.map_heatmap(cells, values, "value", f"{label} — {who}, {won} players",
                              value_label=label)
 elif mode == "outcome":
-    win = ui.load(queries.cell_counts, db, run_id, **base, won=True, version=version)
-    lose = ui.load(queries.cell_counts, db, run_id, **base, won=False, version=version)
+    win = ui.load(qm.cell_counts, db, run_id, **base, won=True, version=version)
+    lose = ui.load(qm.cell_counts, db, run_id, **base, won=False, version=version)
     if win is None or lose is None:
         st.stop()
     (wv, games, pg_w), (lv, _, pg_l) = per_player_game(win), per_player_game(lose)
@@ -102,8 +105,8 @@ else:
     if other is None:
         st.info(f"There is no other `{game}` run to compare with.", icon="🔎")
         st.stop()
-    a = ui.load(queries.cell_counts, db, run_id, **base, won=None, version=version)
-    b = ui.load(queries.cell_counts, db, other["run_id"], **base, won=None,
+    a = ui.load(qm.cell_counts, db, run_id, **base, won=None, version=version)
+    b = ui.load(qm.cell_counts, db, other["run_id"], **base, won=None,
                 version=ui.data_version(other))
     if a is None or b is None:
         st.stop()

@@ -1,6 +1,6 @@
 """Replay: one game step by step, rebuilt from its seed and checked against the stored log.
 
-The game is replayed by ``pipelines.replay`` (the same machinery as ``delve replay``): a new
+The game is replayed by ``pipelines.run.replay`` (the same machinery as ``delve replay``): a new
 game from the stored seed, seats and rules, the bots' own seeded streams, every move and score
 event compared with the database. The board is drawn from the move log's cells on the game's
 own map; games without a map get the move table only. Run, game and step live in the URL.
@@ -13,7 +13,10 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.labels import game_labels, name
+from dashboard.queries import map as qm
+from dashboard.queries import replay as qr
 
 db = str(ui.db_path())
 st.title("Replay")
@@ -23,21 +26,23 @@ st.title("Replay")
 def verify(db: str, run_id: str, game_id: int) -> dict:
     """Rebuild the game from its seed and compare it with the log (small, cacheable result)."""
     from engine.core.errors import DelveError
-    from pipelines.replay import replay
+    from pipelines.run.replay import replay
 
     lines: list[str] = []
     try:
         res = replay(db, run_id, game_id, echo=lines.append)
     except DelveError as exc:
-        return {"ok": None, "error": str(exc), "n_moves": 0, "mismatches": []}
-    return {"ok": res.ok, "error": None, "n_moves": res.n_moves, "mismatches": res.mismatches[:20]}
+        return {"ok": None, "error": str(exc), "n_moves": 0, "mismatches": [], "final_board": None}
+    final = {"error": None, **res.final_board} if res.final_board else None
+    return {"ok": res.ok, "error": None, "n_moves": res.n_moves, "mismatches": res.mismatches[:20],
+            "final_board": final}
 
 
 @st.cache_data(ttl=600, max_entries=256, show_spinner=False)
 def board(db: str, run_id: str, game_id: int, step: int) -> dict:
     """The game's board after `step`, rebuilt from its seed (a small, cacheable dict)."""
     from engine.core.errors import DelveError
-    from pipelines.replay import board_at_step
+    from pipelines.run.replay import board_at_step
 
     try:
         return {"error": None, **board_at_step(db, run_id, game_id, step)}
@@ -49,7 +54,7 @@ run = ui.select_run()
 if run is None:
     st.stop()
 run_id, game = run["run_id"], run["game"]
-games = ui.load(queries.game_list, db, run_id, version=ui.data_version(run))
+games = ui.load(qr.game_list, db, run_id, version=ui.data_version(run))
 if games is None:
     st.stop()
 if games.is_empty():
@@ -65,7 +70,7 @@ st.caption(f"Seed {row['seed']} · {row['n_players']} players · map {row['map']
            f"{row['steps']} steps · final scores {row['scores']} (★ = winner). "
            f"The list shows the first {len(by_id)} games of the run.")
 
-log = ui.load(queries.game_log, db, run_id, int(game_id))
+log = ui.load(qr.game_log, db, run_id, int(game_id))
 if log is None:
     st.stop()
 players, moves, scores = log
@@ -94,8 +99,9 @@ if st.query_params.get("step") != str(step):
 current = moves.filter(pl.col("step") == step)
 if current.height:
     m = current.row(0, named=True)
-    st.markdown(f"**Step {step}** · round {m['round']} · {m['phase']} · seat {m['seat']} "
-                f"({players['faction'][m['seat']]})")
+    shown = game_labels(game)  # the game's names for its phases and actions (the log keeps ids)
+    st.markdown(f"**Step {step}** · round {m['round']} · {name(shown, m['phase'])} · seat "
+                f"{m['seat']} ({players['faction'][m['seat']]}) · {name(shown, m['action'])}")
     st.code(f"{m['action']} {m['detail'] or ''}" + (f" @ cell {m['cell']}" if m["cell"] is not None
                                                     else ""), language=None)
 
@@ -113,10 +119,14 @@ else:
 st.container(key="replay_scores").dataframe(table, hide_index=True)
 
 map_id = row["map"]
-cells = ui.load(queries.map_cells, db, game, map_id) if map_id else None
+cells = ui.load(qm.map_cells, db, game, map_id) if map_id else None
 has_map = cells is not None and not cells.is_empty()
-view = board(db, run_id, int(game_id), int(step)) if has_map and check["ok"] is not None \
-    else None
+if not has_map or check["ok"] is None:
+    view = None
+elif step == last and check["final_board"] is not None:  # the verification's own final board
+    view = check["final_board"]
+else:
+    view = board(db, run_id, int(game_id), int(step))
 here = current.row(0, named=True)["cell"] if current.height else None
 if not has_map:
     st.info("This game has no map to draw the board on; the moves are listed below.", icon="🗺️")

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import queries, ui
+from dashboard import ui
+from dashboard.queries import core as qcore
+from dashboard.queries import runs as qruns
 
 db = str(ui.db_path())
 st.title("Report")
@@ -15,7 +17,7 @@ st.title("Report")
 @st.cache_data(ttl=600, show_spinner="Building the report…", max_entries=4)
 def build(db: str, run_id: str, vs: str | None, versions: tuple[str, ...]) -> bytes:
     """The HTML bytes; ``versions`` (the runs' data versions) renews them when a run grows."""
-    from pipelines.report import build_report
+    from dashboard.report.html import build_report
 
     return build_report(db, run_id, vs).encode("utf-8")
 
@@ -25,7 +27,7 @@ if run is None:
     st.stop()
 run_id = run["run_id"]
 NONE = "(no comparison)"
-runs = ui.load(queries.runs_overview, db)
+runs = ui.load(qruns.runs_overview, db)
 if runs is None:
     st.stop()
 rows = {r["run_id"]: r for r in runs.iter_rows(named=True)}
@@ -47,7 +49,7 @@ if st.button("Prepare the report", key="report_prepare") or st.session_state.get
     except Exception as exc:  # noqa: BLE001 - shown as a message, never a traceback
         from engine.core.errors import DelveError
 
-        if not isinstance(exc, (DelveError, queries.DashboardDataError)):
+        if not isinstance(exc, (DelveError, qcore.DashboardDataError)):
             raise
         st.error(f"The report could not be built: {exc}")
         st.stop()

@@ -5,19 +5,23 @@ from __future__ import annotations
 
 import streamlit as st
 
-from dashboard import charts, queries, ui
+from dashboard import charts, ui
+from dashboard.labels import relabel
+from dashboard.queries import core as qcore
+from dashboard.queries import scoring as qs
 
 db, run, filters = ui.filtered_run("Scoring")
 run_id = run["run_id"]
 n_games = ui.games_or_stop(db, run_id, filters)
-queries.start(db, queries.points_by_round, run_id, **filters)  # beside this thread's query
+qcore.start(db, qs.points_by_round, run_id, **filters)  # beside this thread's query
 
-by_faction = ui.load(queries.category_by_faction, db, run_id, **filters)
+by_faction = ui.load(qs.category_by_faction, db, run_id, **filters)
 if by_faction is None:
     st.stop()
 if by_faction.is_empty():
     st.info("These games have no score events.", icon="🔎")
     st.stop()
+by_faction = relabel(by_faction, run)  # the game's names for its categories (dashboard.labels)
 
 st.markdown("#### Points by category and faction")
 ui.rests_on(n_games, None, "means per player-game; a player who scored nothing in a category "
@@ -31,7 +35,7 @@ st.container(key="category_table").dataframe(
                    for c in wide.columns if c != "faction"})
 
 st.markdown("#### Points by round")
-rounds = ui.load(queries.points_by_round, db, run_id, **filters)
+rounds = relabel(ui.load(qs.points_by_round, db, run_id, **filters), run)
 if rounds is not None:
     left, right = st.columns(2)
     left.plotly_chart(charts.round_curves(rounds, "faction", "Cumulative points by round, per faction"),
@@ -40,15 +44,17 @@ if rounds is not None:
                        key="round_outcome_chart")
 
 st.markdown("#### What separates winners from losers")
-wl = ui.load(queries.winners_vs_losers, db, run_id, **filters)
+wl = relabel(ui.load(qs.winners_vs_losers, db, run_id, **filters), run)
 if wl is not None:
     if wl.is_empty():
         st.info("Every player of these games won or every player lost: nothing to compare.")
     else:
         n_w, n_l = int(wl["n_winners"][0]), int(wl["n_losers"][0])
-        ui.rests_on(n_games, n_w + n_l, f"{n_w:,} winners against {n_l:,} losers; Welch 95% "
-                    "intervals, coloured where Holm's correction over the categories keeps the "
-                    "difference")
+        ui.rests_on(n_games, n_w + n_l, f"{n_w:,} winners against {n_l:,} losers; the "
+                    "difference is taken within each game (its winners' mean minus its losers' "
+                    "mean), with a 95% t interval over games (the seats of a game are not "
+                    "independent), coloured where Holm's correction over the categories keeps "
+                    "it. Descriptive: it conditions on who won")
         st.plotly_chart(charts.winners_losers(wl), key="winners_chart")
         st.container(key="winners_table").dataframe(
             wl, hide_index=True,

@@ -1,7 +1,7 @@
 """What-if: change rule values, launch a paired run, read whether it helped.
 
 1. Pick a base run.  2. Edit rule values in a form generated from the game's rules model
-(pipelines.rules_form); every value is validated like a variant file, errors name the path.
+(pipelines.lab.rules_form); every value is validated like a variant file, errors name the path.
 3. Name the variant and launch `delve simulate GAME --paired-with BASE --variant FILE` in the
 background; its progress shows live.  4. The result opens as a comparison (the URL holds
 ?a=RUN_A&b=RUN_B, so it can be shared): win rate and score differences per faction and seat
@@ -19,8 +19,10 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
-from dashboard import ui, whatif_charts, whatif_jobs
-from dashboard import whatif_queries as wq
+from dashboard import charts, jobs, ui
+from dashboard.settings import serve_settings
+from dashboard.labels import relabel
+from dashboard.queries import whatif as wq
 from engine.core.errors import DelveError
 
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$")
@@ -66,7 +68,7 @@ if isinstance(base, str):
 game_id, rules_doc, base_variants, base_sets = base
 
 from engine.core.registry import get_game  # noqa: E402
-from pipelines import rules_form as rf  # noqa: E402
+from pipelines.lab import rules_form as rf  # noqa: E402
 
 model_cls = get_game(game_id).rules_model
 changes: dict[str, dict] = st.session_state.setdefault(CHANGES_KEY, {})
@@ -160,25 +162,30 @@ else:
 st.header("Launch a paired run", divider="gray")
 name = st.text_input("Variant name", key="whatif_name", placeholder="e.g. cheap_forges",
                      help="1-40 letters, digits, '_', '-' or '.'")
-jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
-                       key="whatif_jobs")
+n_jobs = st.number_input("Worker processes", min_value=1, max_value=8, value=1, step=1,
+                         key="whatif_jobs")
 job = st.session_state.get(JOB_KEY)
+launch_off = serve_settings().launch_off_reason()
+if launch_off:
+    st.info(launch_off, icon="🔒")
 name_ok = bool(NAME_RE.match(name or ""))
 if name and not name_ok:
     st.error(f"Variant name '{name}': expected 1-40 letters, digits, '_', '-' or '.', starting "
              f"with a letter or digit.")
-can_launch = bool(changes) and patch_text is not None and name_ok and job is None
+can_launch = (bool(changes) and patch_text is not None and name_ok and job is None
+              and not launch_off)
 if st.button("Launch paired run", key="whatif_launch", type="primary", disabled=not can_launch):
-    vdir = whatif_jobs.work_dir(db) / "variants" / game_id
+    vdir = jobs.work_dir(db) / "variants" / game_id
     vdir.mkdir(parents=True, exist_ok=True)
     vfile = vdir / f"{name}.toml"
     vfile.write_text(patch_text)
     args = ["simulate", game_id, "--paired-with", base_id, "--variant", str(vfile),
             "--variant-name", name, "--label", f"what-if: {name}", "--db", str(db),
-            "--jobs", str(int(jobs)), "--no-progress"]
+            "--jobs", str(int(n_jobs)), "--no-progress"]
     st.session_state.pop("whatif_failed", None)
-    st.session_state[JOB_KEY] = whatif_jobs.launch("whatif", args, db,
-                                                   {"base": base_id, "name": name})
+    st.session_state[JOB_KEY] = jobs.launch(
+        "whatif", args, db, {"base": base_id, "name": name,
+                             "title": f"what-if {name} over {base_id}"})
     st.rerun()
 if not changes:
     st.caption("Change at least one value to launch a run.")
@@ -192,12 +199,16 @@ def _progress():
     if job is None:
         return
     info = job.info
+    box = st.container(key="whatif_progress")
+    if job.state == "queued":
+        box.progress(0.0, text=f"{info['name']}: queued ({jobs.launch_queue().position(job)} in "
+                               f"line; the Runs page lists the queue)")
+        return
     try:
         row = wq.find_launched(str(db), info["base"], info["name"], job.started)
     except Exception:  # busy or not yet created: try again on the next tick
         row = None
     rc = job.returncode()
-    box = st.container(key="whatif_progress")
     if row:
         stored, planned = int(row["stored"] or 0), int(row["n_games"] or 1)
         box.progress(min(stored / planned, 1.0),
@@ -207,6 +218,10 @@ def _progress():
     if rc is None:
         return
     st.session_state[JOB_KEY] = None
+    if job.state == "cancelled":
+        st.session_state["whatif_failed"] = ("cancelled: the games played so far are kept and "
+                                             f"the run is resumable.\n{job.log_tail()}")
+        st.rerun()
     if rc == 0 and row and row["status"] == "done":
         st.session_state[OPEN_KEY] = (info["base"], row["run_id"])
         st.cache_data.clear()
@@ -260,9 +275,9 @@ else:
             badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
         sig = cmp.table.filter(pl.col("significant"))
         st.markdown(f"**{sig.height}** of {cmp.table.height} differences are significant "
-                    f"(95%, Holm-corrected across the table).")
-        settle = [wq.games_to_settle(cmp.n_games_b, d, lo, hi) for d, lo, hi in zip(
-            cmp.table["diff"], cmp.table["low"], cmp.table["high"])]
+                    f"(95%, Holm-corrected within each family: faction win rates, faction "
+                    f"scores, seats; categories and game length below are their own families).")
+        settle = wq.settle_column(cmp)
         table = cmp.table.with_columns(pl.Series("more_games_to_settle", settle, dtype=pl.Int64))
         pct = st.column_config.NumberColumn(format="%.3f")
         st.container(key="whatif_compare_table").dataframe(
@@ -272,25 +287,34 @@ else:
                            "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
                            "more_games_to_settle": st.column_config.NumberColumn(
                                "≈ more games to settle",
-                               help="For an open question (interval containing 0): about how "
-                                    "many more games (in each run) would make a difference of "
-                                    "this size significant (the interval narrows as 1/√n).")})
+                               help="For a row not significant after Holm: about how many "
+                                    "more games (in each run) a difference of this size needs "
+                                    "to be found with 80% power at the strictest Holm level of "
+                                    "its family (5%/rows; statsmodels' power calculation). "
+                                    "Decide the size before playing them.")})
+        st.caption("Plan the number of games before you play them: adding games and re-testing "
+                   "until a row turns significant (optional stopping) inflates false positives. "
+                   "To grow a run until its intervals are narrow enough, use `delve simulate "
+                   "--until-ci W`, which stops on the width of the intervals, not on "
+                   "significance.")
         l1, r1 = st.columns(2)
-        l1.plotly_chart(whatif_charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
+        l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")
-        r1.plotly_chart(whatif_charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
+        r1.plotly_chart(charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
                         key="whatif_forest_score")
         l2, r2 = st.columns(2)
         l2.markdown("**Score categories** (points per player-game)")
-        l2.container(key="whatif_categories").dataframe(cmp.categories, hide_index=True)
+        l2.container(key="whatif_categories").dataframe(relabel(cmp.categories, cmp.run_a),
+                                                         hide_index=True)
         r2.markdown("**Game length**")
         r2.container(key="whatif_length").dataframe(cmp.length, hide_index=True)
-        st.plotly_chart(whatif_charts.category_diff_bar(cmp.categories), key="whatif_cat_chart")
+        st.plotly_chart(charts.category_diff_bar(relabel(cmp.categories, cmp.run_a)),
+                        key="whatif_cat_chart")
         if cmp.heatmap.height:
             maps = sorted(set(cmp.heatmap["map"].drop_nulls().to_list()))
             if maps:
                 m = st.selectbox("Heatmap map", maps, key="whatif_map")
-                st.plotly_chart(whatif_charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
+                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
 
 # -- 4. sweeps ---------------------------------------------------------------------------------------
 
@@ -303,5 +327,5 @@ if sweep_ids:
         import json
         params = list(json.loads(table["point"][0]))
         if table["value"].null_count() == 0:
-            st.plotly_chart(whatif_charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
+            st.plotly_chart(charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
         st.container(key="whatif_sweep_table").dataframe(table.drop("run_id"), hide_index=True)

@@ -33,6 +33,7 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     fail_at = fault.after_steps if fault is not None and game_index in fault.raise_in_games \
         else max_steps + 1
     state = game.new_game(rules, seats, seed, map=map, log=log)
+    start_seat = state.first_seat   # the starting player, before any move (first_seat moves on)
     bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
     observe = game.observe
     # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
@@ -47,6 +48,12 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
                 apply_legal(bot.pick(actions), actions)
             else:
                 state.apply(bot.pick(actions))
+        elif hasattr(bot, "decide"):  # the action and the legal list it was chosen from
+            action, actions = bot.decide(observe(state, seat), seat)
+            if apply_legal is not None:  # the seat's view lists the seat's own legal decisions
+                apply_legal(action, actions)
+            else:
+                state.apply(action)
         else:
             state.apply(bot.choose(observe(state, seat), seat))
         if state.step >= fail_at:
@@ -61,11 +68,17 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
         "seed": seed, "n_players": len(seats), "map": state.map_id, "rounds": state.round,
         "steps": state.step, "first_seat": state.first_seat,
         "winner_seat": winners[0] if len(winners) == 1 else (winners[0] if winners else None),
-        "ended_by": state.ended_by, "wall_ms": wall_ms,
+        "ended_by": state.ended_by, "wall_ms": wall_ms, "start_seat": start_seat,
     }
     # A second, seat-level asymmetry a game may declare (e.g. Underhaven's special abilities).
     abilities = getattr(state, "seat_abilities", None)
     players = [{"seat": r.seat, "faction": seats[r.seat].faction, "bot": seats[r.seat].bot,
                 "score": r.score, "rank": r.rank, "won": r.won,
                 "ability": abilities[r.seat] if abilities else None} for r in results]
+    # The cards a seat held during the game, if the game declares them: per seat a list of
+    # (kind, card id) (the cave colony's traits and equipment), stored as space-separated ids.
+    held = getattr(state, "held_cards", None)
+    if held is not None:
+        for p in players:
+            p["held_cards"] = " ".join(c for _kind, c in held[p["seat"]])
     return GameRecord(row, players, state.log.moves(), state.log.scores())

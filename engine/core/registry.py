@@ -8,7 +8,8 @@ from .errors import UnknownGame
 from .protocol import Game
 
 _GAMES: dict[str, Game] = {}
-_BUILTIN = ("engine.games.glimmerdeep", "engine.games.underhaven", "engine.games.underwater_cities")
+_BUILTIN = ("engine.games.glimmerdeep", "engine.games.underhaven", "engine.games.underwater_cities",
+            "engine.games.cave_colony")
 
 
 def register(game: Game) -> Game:

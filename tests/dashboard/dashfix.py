@@ -163,7 +163,7 @@ def _delve(*args: str) -> str:
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "pipelines.cli", *args]
+    cmd = [sys.executable, "-m", "delve", *args]
     done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
         raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr}")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import duckdb
 
-from pipelines import bench_dashboard as bench
+from dashboard import bench as bench
 
 
 def test_synthetic_database_follows_the_contract(tmp_path: Path, capfd):
@@ -37,7 +37,7 @@ def test_synthetic_database_follows_the_contract(tmp_path: Path, capfd):
     assert warm_up > 0
     assert [r[0] for r in rows] == list(bench.PAGES)
     assert all(fastest <= cold for _, cold, fastest, _ in rows)
-    timed = bench._query_timings(str(db))
+    timed = bench.query_timings(str(db))
     assert [name for name, _ in timed][:2] == ["runs_overview", "faction_rates"]
     # the helpers run outside a Streamlit server: no bare-mode warnings in the output
     out, err = capfd.readouterr()

@@ -67,7 +67,7 @@ def dashboard_url(sim_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Ite
     port = _free_port()
     log = tmp_path_factory.mktemp("server") / "dashboard.log"
     env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}
-    cmd = [sys.executable, "-m", "pipelines.cli", "dashboard", "--db", str(sim_db),
+    cmd = [sys.executable, "-m", "delve", "dashboard", "--db", str(sim_db),
            "--port", str(port)]
     with serving(cmd, port, log, env) as url:
         yield url
@@ -172,7 +172,7 @@ def test_report_opens_offline_and_shows_its_charts(sim_db: Path, browser, tmp_pa
 
     runs = sim_runs(sim_db)
     out = tmp_path / "report.html"
-    subprocess.run([sys.executable, "-m", "pipelines.cli", "report", runs[XSS], "--vs",
+    subprocess.run([sys.executable, "-m", "delve", "report", runs[XSS], "--vs",
                     runs["baseline"], "-o", str(out), "--db", str(sim_db)],
                    cwd=REPO, check=True, capture_output=True, timeout=300)
     context, page, requests, dialogs = _open_offline(browser, out, tmp_path, "report")
@@ -202,7 +202,7 @@ def test_report_shows_a_malicious_faction_name_as_text(sim_db_copy: Path, browse
     con.execute("UPDATE players SET faction = ? WHERE faction = 'gildtails'", [XSS])
     con.close()
     out = tmp_path / "xss.html"
-    subprocess.run([sys.executable, "-m", "pipelines.cli", "report", sim_runs(sim_db_copy)["baseline"],
+    subprocess.run([sys.executable, "-m", "delve", "report", sim_runs(sim_db_copy)["baseline"],
                     "-o", str(out), "--db", str(sim_db_copy)],
                    cwd=REPO, check=True, capture_output=True, timeout=300)
     assert "<script>alert(1)" not in out.read_text()

@@ -32,7 +32,7 @@ def test_pages_show_a_running_simulation_part_way(sim_db_copy: Path, tmp_path: P
     log = tmp_path / "simulate.log"
     with log.open("w") as out:
         sim = subprocess.Popen(
-            [sys.executable, "-m", "pipelines.cli", "simulate", "glimmerdeep", "--games", "3000",
+            [sys.executable, "-m", "delve", "simulate", "glimmerdeep", "--games", "3000",
              "--players", "4", "--bots", "random", "--seed", "5", "--jobs", "1",
              "--chunk-size", "5", "--flush-seconds", "0.2", "--label", "live-run",
              "--db", str(sim_db_copy), "--no-progress"],

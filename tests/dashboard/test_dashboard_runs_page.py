@@ -118,7 +118,7 @@ def test_busy_database_shows_the_busy_message_not_a_lock_error(
     def always_busy(*_args, **_kwargs):
         raise queries.DatabaseBusy("busy")
 
-    monkeypatch.setattr(queries, "read_frame", always_busy)
+    monkeypatch.setattr(queries.core, "read_frame", always_busy)
     monkeypatch.setattr(ui, "BUSY_AUTO_RETRIES", 0)
     at = _app(fixture_db, monkeypatch).run()
     assert not at.exception
@@ -136,7 +136,7 @@ def test_busy_database_is_retried_automatically_before_offering_a_button(
         calls.append(1)
         raise queries.DatabaseBusy("busy")
 
-    monkeypatch.setattr(queries, "read_frame", always_busy)
+    monkeypatch.setattr(queries.core, "read_frame", always_busy)
     monkeypatch.setattr(ui, "BUSY_AUTO_RETRIES", 2)
     monkeypatch.setattr(ui, "BUSY_RETRY_PAUSE_S", 0.01)
     at = _app(fixture_db, monkeypatch).run()

@@ -122,7 +122,16 @@ def test_checks_page_shows_findings(whatif_db, monkeypatch):
 
 
 def test_games_to_settle():
-    from dashboard.whatif_queries import games_to_settle
-    assert games_to_settle(100, 0.05, -0.05, 0.15) == 300   # half-width 0.1 -> 4x the games
-    assert games_to_settle(100, 0.2, 0.1, 0.3) == 0          # already settled
+    """Issue 12, P9: a power calculation (80% at the Holm-adjusted level), not 'half-width =
+    |diff|' (50% power, unadjusted)."""
+    from dashboard.queries.whatif import games_to_settle
+    # the audit's figures: gemwardens at 1024 paired games, +2.1 [-0.1, +4.3] points:
+    # about 1,270 more at alpha = 0.05, about 3,470 more at the Holm worst case alpha / 24
+    assert games_to_settle(1024, 0.021, -0.001, 0.043) == pytest.approx(1270, rel=0.03)
+    assert games_to_settle(1024, 0.021, -0.001, 0.043, alpha_adj=0.05 / 24) == \
+        pytest.approx(3470, rel=0.03)
+    assert games_to_settle(100, 0.05, -0.05, 0.15) > 300     # more than the old 50%-power answer
+    assert games_to_settle(100, 0.2, 0.1, 0.3, significant=True) == 0       # already settled
+    # an interval that excludes 0 but is not significant after Holm is not settled (Ironclads)
+    assert games_to_settle(300, -0.12, -0.208, -0.032, alpha_adj=0.05 / 8) > 0
     assert games_to_settle(100, 0.0, -0.1, 0.1) is None

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pipelines.cli import main
+from delve.cli import main
 
 
 def delve(*args) -> str:

@@ -1,34 +1,4 @@
-"""Shared fixtures of the pipeline tests: the test-only toy game, a CLI runner, table dumps."""
+"""Fixtures of the pipeline tests: pipefix.py (the toy game registered, a CLI runner)."""
 
-from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-import pytest
-
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:  # loky workers inherit sys.path, so they can import toygame too
-    sys.path.insert(0, str(HERE))
-
-import toygame  # noqa: E402  (registers the game "toy")
-
-from engine.core.registry import register  # noqa: E402
-
-
-@pytest.fixture(autouse=True)
-def _toy_registered():
-    register(toygame.GAME)
-    yield
-
-
-@pytest.fixture
-def cli():
-    """Run `delve ...` in-process; returns click's Result (stdout, stderr, exit_code)."""
-    from click.testing import CliRunner
-
-    from pipelines.cli import main
-
-    def run(*args):
-        return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return run
+from pipefix import *  # noqa: F401,F403  (pytest registers the fixtures from this namespace)
+from pipefix import _toy_registered  # noqa: F401  (an autouse fixture)

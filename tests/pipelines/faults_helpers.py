@@ -10,7 +10,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 # `python -c` running the CLI with the tests' toy game registered too (as conftest does).
 CLI = ("import sys; sys.path.insert(0, {here!r}); import toygame; "
-       "from pipelines.cli import main; main()").format(here=str(HERE))
+       "from delve.cli import main; main()").format(here=str(HERE))
 
 
 def delve(*args) -> list[str]:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 TABLES = ("games", "players", "moves", "score_events")
-VOLATILE = {"wall_ms", "created_at", "finished_at", "run_id", "wall_s", "config", "label"}
+VOLATILE = {"wall_ms", "created_at", "finished_at", "run_id", "wall_s", "config", "label",
+            "host", "pid", "heartbeat_at"}  # who wrote a run and when it last beat
 
 
 def glimmerdeep_ready() -> bool:

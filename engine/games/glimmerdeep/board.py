@@ -144,15 +144,22 @@ def _stamp(board: Board, pts, dx: int, dy: int) -> int | None:
     return m
 
 
-def shape_placements(board: Board, shape: Shape, partial: bool = True) -> tuple[int, ...]:
+def shape_placements(board: Board, shape: Shape, partial: bool = True,
+                     skip_blocked: bool = True) -> tuple[int, ...]:
     """Every distinct set of spaces an excavation card of this shape can mark: all rotations
     and flips at every position, and (since "you do not have to excavate the entire shape")
-    every connected part of it.  Spaces that can never be excavated are dropped from the set."""
-    return _placements(board, shape.cells, partial)
+    every connected part of it.
+
+    With `skip_blocked` a placement may lie over spaces that can never be excavated
+    (bioluminescent, outposts), which it skips as it may pass over excavated ones: its set is
+    the placement without them.  Without it, placements touching such a space are dropped."""
+    return placements_of(board, shape.cells, partial, skip_blocked)
 
 
 @lru_cache(maxsize=256)
-def _placements(board: Board, cells, partial: bool) -> tuple[int, ...]:
+def placements_of(board: Board, cells, partial: bool = True,
+                  skip_blocked: bool = True) -> tuple[int, ...]:
+    """`shape_placements` for a shape given by its cells."""
     found = set()
     for orient in orientations(cells):
         subs = _connected_subsets(orient) if partial else [orient]
@@ -160,7 +167,13 @@ def _placements(board: Board, cells, partial: bool) -> tuple[int, ...]:
             for dy in range(-board.height, board.height):
                 for dx in range(-board.width, board.width):
                     m = _stamp(board, sub, dx, dy)
-                    if m is not None and not m & board.blocked:
+                    if m is None:
+                        continue
+                    if skip_blocked:
+                        m &= ~board.blocked
+                        if m:
+                            found.add(m)
+                    elif not m & board.blocked:
                         found.add(m)
     return tuple(sorted(found))
 
@@ -280,4 +293,33 @@ def components(board: Board, mask: int) -> list[int]:
             comp = nxt
         out.append(comp)
         mask &= ~comp
+    return out
+
+
+def outpost_mask(board: Board) -> int:
+    """The trade-route outposts' spaces as one mask."""
+    m = 0
+    for c in board.outposts:
+        m |= 1 << c
+    return m
+
+
+def settlement_component(board: Board, exc: int) -> int:
+    """The excavated spaces joined to the starting settlement by side-adjacent excavated
+    spaces (an "uninterrupted path", Appendix B)."""
+    comp = board.settlement & exc
+    while True:
+        nxt = board.grow(comp) & exc
+        if nxt == comp:
+            return comp
+        comp = nxt
+
+
+def connected_outposts(board: Board, exc: int) -> int:
+    """Bitmask over outposts reached by an uninterrupted excavated path from the settlement."""
+    reach = board.grow(settlement_component(board, exc))
+    out = 0
+    for j, c in enumerate(board.outposts):
+        if reach >> c & 1:
+            out |= 1 << j
     return out

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import scoring
+from .board import connected_outposts, settlement_component
 from .state import GEM, GOLD, IRON
 
 # Assumed weights: a resource is worth a little more than its end-game VP while it can
@@ -35,8 +36,6 @@ def evaluate(s, seat: int) -> float:
 def objective_estimate(s, p) -> float:
     """This seat's map-objective VP if the game ended now (Snowy Summit: the Peak reached is
     worth about the second tier, since the race's order is not settled yet)."""
-    from .play import connected_outposts
-
     board = s.static.board
     obj = s.rules.objectives
     if board.peak:
@@ -56,21 +55,21 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         p = s.players[seat]
         base = evaluate(s, seat)
         ctx = _DigContext(s, p)
-        return [base + ctx.value(a[1]) if a[0] == "dig" else base for a in actions]
-    out = []
-    for a in actions:
-        nxt = s.clone()
-        nxt.apply_legal(a, actions)  # `actions` are this very state's legal actions
-        out.append(evaluate(nxt, seat))
-    return out
+        return [base + ctx.value(a[1]) if a[0] == "dig" else base if a[0] == "skip"
+                else _lookahead(s, seat, a, actions) for a in actions]
+    return [_lookahead(s, seat, a, actions) for a in actions]
+
+
+def _lookahead(s, seat: int, a, actions) -> float:
+    nxt = s.clone()
+    nxt.apply_legal(a, actions)  # `actions` are this very state's legal actions
+    return evaluate(nxt, seat)
 
 
 class _DigContext:
     """What every excavation option of one decision shares, computed once."""
 
     def __init__(self, s, p):
-        from .play import settlement_component
-
         self.s, self.p = s, p
         self.board = board = s.static.board
         self.obj = s.rules.objectives
@@ -86,7 +85,6 @@ class _DigContext:
 
     def _component_after(self, new: int) -> int:
         if self.islands:
-            from .play import settlement_component
             return settlement_component(self.board, self.p.exc | new)
         return self.comp | new if new & self.touch else self.comp
 

@@ -77,3 +77,18 @@ def settle(res: list[int], need: tuple[int, int, int], opt: PayOptions = BASE) -
                     if best_key is None or key > best_key:
                         best, best_key = r, key
     return best
+
+
+class Payment:
+    """State methods: pay a cost with the player's faction payment options."""
+
+    def pay(self, p, need, context: str = "activate") -> bool:
+        opt = self.hooks[p.seat].pay_options(self, p, context)
+        r = settle(p.res, tuple(need), opt)
+        if r is None:
+            return False
+        p.res = r
+        return True
+
+    def can_pay(self, p, need, context: str = "activate") -> bool:
+        return settle(p.res, tuple(need), self.hooks[p.seat].pay_options(self, p, context)) is not None

@@ -134,6 +134,9 @@ class Game(RulesModel):
     workshop_footprint: tuple[int, int]
     forge_footprint: tuple[int, int]
     substitutions: dict[Resource, tuple[Resource, ...]]  # resource -> what it may pay for
+    # "Can skip": a shape may pass over spaces the player cannot excavate (bioluminescent,
+    # outposts, a Gemwarden's gems) and excavate the rest; False: such placements are refused.
+    shapes_skip_unexcavatable: bool = True
     payment_order: tuple[Resource, ...]         # cheapest first, used to settle payments
 
 
@@ -201,3 +204,21 @@ class GlimmerdeepRules(RulesModel):
         if not any(s.copies for s in self.shapes):
             raise ValueError("shapes: the excavation deck is empty (every copies = 0)")
         return self
+
+
+# The readings issue 11 replaced, each a switch in the rules data (RULES.md, "Readings of
+# issue 11"): `--set` these to play the earlier readings.  The fingerprint covers them.
+EARLIER_READINGS = (
+    "game.shapes_skip_unexcavatable=false",
+    "factions.dustwhiskers.calling.unique_spaces_break_clusters=0",
+    'factions.dustwhiskers.traits.dustwhiskers_3r.params.kinds="dirt,any"',
+    'factions.nightbarons.traits.nightbarons_1l.params.deck_top_counts_as="none"',
+    "factions.deepdelvers.calling.sheet_adjacent=0",
+)
+
+
+def choice_catalogue(rules) -> list[tuple[str, str]]:
+    """The rules entries players choose (for design checks): the workshop and forge cards.
+    Excavation shapes are drawn and solo market cards revealed, not chosen."""
+    return ([("workshops", c.id) for c in rules.workshops]
+            + [("forges", c.id) for c in rules.forges])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.core.protocol import SeatResult
 
-from .board import bits
+from .board import bits, connected_outposts
 
 CATEGORIES = ("vp_track", "buildings", "resources", "map_objective", "calling", "traits")
 
@@ -51,8 +51,6 @@ def forest_vp(board, exc: int, per_space: int) -> int:
 
 
 def map_objective(s) -> list[int]:
-    from .play import connected_outposts
-
     board = s.static.board
     obj = s.rules.objectives
     kind = next(m.objective for m in s.rules.maps if m.id == s.map_id)

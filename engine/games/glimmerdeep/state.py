@@ -7,6 +7,11 @@ RES = ("iron", "gold", "gem")
 RES_INDEX = {"iron": IRON, "gold": GOLD, "gem": GEM}
 
 
+def cost_tuple(c) -> tuple[int, int, int]:
+    """(iron, gold, gem) of a cost or input."""
+    return (c.iron, c.gold, c.gem)
+
+
 def _copy_fx(fx: dict) -> dict:
     out = {}
     for k, v in fx.items():
@@ -34,7 +39,7 @@ class Player:
         self.vp = 0                   # the VP track
         self.traits: list[str] = []   # chosen trait ids
         self.used: set[str] = set()   # once-per-game abilities spent
-        self.activated: set[str] = set()  # activated this production phase
+        self.activated: set[str] = set()  # activated this phase ("One time per phase")
         self.flips = 0                # excavation cards flipped (Snowy Summit)
         self.peak: int | None = None  # Snowy Summit number, doubled (+1 for the "1/2")
         self.deck: list[str] = []     # personal excavation deck (hidden order)
@@ -62,3 +67,22 @@ class Player:
 
     def has(self, trait_id: str) -> bool:
         return trait_id in self.traits
+
+
+def invariants(state) -> list[str]:
+    """What must hold after every step (the conformance test checks it)."""
+    bad = []
+    board = state.static.board
+    for p in state.players:
+        if min(p.res) < 0:
+            bad.append(f"seat {p.seat}: negative resources {p.res}")
+        if p.exc & ~board.full or p.exc & board.blocked:
+            bad.append(f"seat {p.seat}: excavated outside the map or on a blocked space")
+        if p.exc & board.settlement != board.settlement:
+            bad.append(f"seat {p.seat}: the settlement is no longer excavated")
+        area = sum(fp.bit_count() for _k, _c, fp in p.buildings) + board.settlement.bit_count()
+        if area != p.built.bit_count():
+            bad.append(f"seat {p.seat}: buildings overlap")
+    if not 1 <= state.round <= state.rules.game.rounds:
+        bad.append(f"round {state.round} out of range")
+    return bad

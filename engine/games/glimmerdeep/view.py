@@ -1,4 +1,8 @@
-"""The board at a state, for the Replay page (`Game.board_view`).
+"""What a seat sees (`observe`), the map cells for heatmaps (`map_cells`) and the board at a
+state for the Replay page (`board_view`).
+
+`observe(state, seat)` keeps everything on the table but hides deck order: the excavation
+decks are face down and the building decks show only their top card.
 
 Glimmerdeep gives every player a map sheet of their own (rulebook "Setup": each player takes a
 map sheet), so one map cell can carry one entry per seat: the settlement, each excavated space,
@@ -8,8 +12,34 @@ uninterrupted excavated path (rulebook "Outposts").  Outposts nobody reached are
 
 from __future__ import annotations
 
-from .board import bits
-from .play import connected_outposts
+from engine.core.protocol import MapCell
+
+from .board import bits, build_board, connected_outposts
+
+
+def observe(state, seat: int):
+    """What `seat` may see: everything on the table, but no deck order (the excavation decks
+    are face down; the building decks show only their top card)."""
+    obs = state.clone(log=False)
+    for p in obs.players:
+        rest = sorted(p.deck[p.deck_pos:])
+        p.deck = p.deck[: p.deck_pos] + rest
+    for kind, deck in obs.decks.items():
+        if len(deck) > 1:
+            obs.decks[kind] = sorted(deck[:-1]) + deck[-1:]
+    obs.solo_deck = sorted(obs.solo_deck)
+    return obs
+
+
+def map_cells(rules) -> list[MapCell]:
+    """Every space of every map, for the heatmaps (moves log their `cell`)."""
+    out = []
+    for m in rules.maps:
+        board = build_board(m)
+        for cell, kind in enumerate(board.kinds):
+            x, y = board.xy(cell)
+            out.append(MapCell(m.id, cell, x, y, kind))
+    return out
 
 
 def board_view(state) -> list[tuple[int, int | None, str]]:

@@ -18,7 +18,9 @@ then entrances; coordinates on a grid where an octagon's centre is (4c + 2, 4l +
 from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
+from engine.core.protocol import MapCell
 
+MAP_ID = "octagons"          # the base game's map (Crooked Caverns: `rules.crooked_maps`)
 N, E, S, W = 0, 1, 2, 3
 SIDES = ("N", "E", "S", "W")
 SIDE_INDEX = {"N": N, "E": E, "S": S, "W": W}
@@ -215,3 +217,30 @@ _GEOMETRIES = PerRulesCache(_build_geometry, size=32)   # (board rules, key) -> 
 def rotated(spaces, r: int) -> tuple:
     """The terrain at each position N, E, S, W after `r` clockwise quarter turns."""
     return tuple(spaces[(d - r) % 4] for d in range(4))
+
+
+def maps(rules) -> list[str]:
+    """`octagons` (the base layout), or with Crooked Caverns the crooked layouts (each a map
+    with fixed geometry, so map_cells stays keyed by map and cell)."""
+    if rules.modules.crooked_caverns:
+        return list(rules.crooked_maps)
+    return [MAP_ID]
+
+
+def map_cells(rules) -> list[MapCell]:
+    """Every cell of every map the rules can play: for `octagons` all spaces, gaps and
+    entrances of the largest layout; for a crooked map the spaces of every octagon any of its
+    layouts uses, the gaps facing them and its entrances."""
+    if not rules.modules.crooked_caverns:
+        geo = geometry(rules.board, rules.board.max_lines)
+        return [MapCell(MAP_ID, c, geo.xy[c][0], geo.xy[c][1], geo.kind[c])
+                for c in range(geo.n_cells)]
+    out = []
+    for m in maps(rules):
+        geo = geometry(rules.crooked_maps[m], 0, "all", outer_edge=False)
+        for c in range(geo.n_cells):
+            k = geo.kind[c]
+            if (k == "space" and geo.octagon_ok[c >> 2]) or (k == "gap" and geo.faces(c)) \
+                    or k == "entrance":
+                out.append(MapCell(m, c, geo.xy[c][0], geo.xy[c][1], k))
+    return out

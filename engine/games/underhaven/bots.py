@@ -2,19 +2,25 @@
 
 `evaluate` estimates a seat's final reputation: reputation so far, end scoring as it stands,
 plus what resources, workforce, buildings and positions are worth with the rounds left
-(assumed weights).  `action_values` is the greedy bot's fast path: the card and order choices
-are valued by estimating what each order would yield now (one-step lookahead cannot see it,
-since an order only opens further decisions); every other decision is a one-step lookahead on
-`evaluate`, with any specialist sourcing it opens settled the cheapest way.
+(assumed weights; a resource's worth beyond its end-scoring fifth shrinks towards the end, so
+that late resources are handed to The Corp).  `action_values` is the greedy bot's fast path:
+the card and order choices are valued by estimating what each order would yield now
+(one-step lookahead cannot see it, since an order only opens further decisions); every other
+decision is a one-step lookahead on `evaluate`, with the decisions it opens (specialist
+sourcing, the card bought, the tile laid...) settled first.  The Corp's star spaces shorten
+the game for everyone, so they are valued relative to the rivals (`relative`): a leader
+gains by ending sooner, a score-maximiser alone never would.
 """
 
 from __future__ import annotations
 
 from . import scoring
-from .play import ACT_KINDS, activation_groups, buildable, build_sites
+from .activate import ACT_KINDS, activation_groups
+from .build import build_sites, buildable
 
-TRACK_VALUE = 0.35     # one Money, Food or Material
+TRACK_VALUE = 0.35     # one Money, Food or Material (with 5 or more rounds left)
 TG_VALUE = 0.45
+ENERGY_VALUE = 0.3
 WORKER_VALUE = 1.6
 CONSULTANT_VALUE = 1.0
 MORALE_VALUE = 0.5
@@ -24,14 +30,38 @@ def _rounds_left(s) -> int:
     return max(0, s.die_left) + 1
 
 
+def _values(s) -> tuple[float, float, float, float]:
+    """(basic resource, power token, trade good, energy) values with the rounds left: a power
+    token six of a resource early on, each little more than its end value late."""
+    rounds = _rounds_left(s)
+    hit = _VALUES.get(rounds)
+    if hit is None:
+        fut = min(1.0, (rounds - 1) / 4.0)
+        hit = _VALUES[rounds] = (0.1 + (TRACK_VALUE - 0.1) * fut,
+                                 0.15 + 1.6 * min(1.0, (rounds - 1) / 6.0),
+                                 0.1 + (TG_VALUE - 0.1) * fut, 0.1 + (ENERGY_VALUE - 0.1) * fut)
+    return hit
+
+
+_VALUES: dict[int, tuple] = {}
+
+
 def pt_value(s) -> float:
-    """A power token: six of a resource early on, little more than its end value late."""
-    return 0.25 + 1.5 * min(1.0, _rounds_left(s) / 6.0)
+    return _values(s)[1]
+
+
+def track_value(s) -> float:
+    return _values(s)[0]
+
+
+def tg_value(s) -> float:
+    return _values(s)[2]
 
 
 def goods_value(s, g) -> float:
-    return ((g.money + g.food + g.material) * TRACK_VALUE + g.pt * pt_value(s) + g.tg * TG_VALUE
-            + g.energy * 0.3 + g.morale * MORALE_VALUE + g.rep)
+    tv, pv, gv, ev = _values(s)
+    return ((g.money + g.food + g.material) * tv + g.pt * pv + g.tg * gv + g.energy * ev
+            + g.morale * MORALE_VALUE + g.rep)
 
 
 def _building_value(s, seat: int, sp: int, rounds: int) -> float:
@@ -53,7 +83,8 @@ def evaluate(s, seat: int) -> float:
     p = s.players[seat]
     rounds = _rounds_left(s)
     v = float(p.rep) + sum(scoring.end_breakdown(s, seat).values())
-    v += sum(p.res) * TRACK_VALUE + p.pt * pt_value(s) + p.tg * TG_VALUE + p.energy * 0.3
+    tv, pv, gv, ev = _values(s)
+    v += sum(p.res) * tv + p.pt * pv + p.tg * gv + p.energy * ev
     v += min(p.morale, 5) * MORALE_VALUE
     v += (len(p.workers) * WORKER_VALUE + p.consultants * CONSULTANT_VALUE) * min(1.0, rounds / 4)
     v += len(p.bought) * 0.8 * min(1.0, rounds / 3)
@@ -61,7 +92,7 @@ def evaluate(s, seat: int) -> float:
         if o == seat:
             v += _building_value(s, seat, sp, rounds)
     if p.owed is not None:               # the first Construction Molds build, not yet paid
-        v -= (p.owed[0] + p.owed[1] + p.owed[2]) * TRACK_VALUE + p.owed[3] * pt_value(s)
+        v -= (p.owed[0] + p.owed[1] + p.owed[2]) * track_value(s) + p.owed[3] * pt_value(s)
     if rounds > 1:
         v += worker_terms(s, p, p.workers)
     return v
@@ -119,7 +150,7 @@ def _site_value(s, p, cell: int) -> float:
 
 
 # ---------------------------------------------------------------- order estimates
-def order_value(s, p, order) -> float:
+def order_value(s, p, order, cache: dict | None = None) -> float:
     kind = order.kind
     if kind == "gain":
         return goods_value(s, order.gain)
@@ -141,7 +172,8 @@ def order_value(s, p, order) -> float:
         best = 0.0
         for _b, bid, _site in opts:
             bd = s.st.b[bid]
-            cost = (bd.cost.money + bd.cost.food + bd.cost.material) * TRACK_VALUE + bd.cost.pt * pt_value(s)
+            cost = ((bd.cost.money + bd.cost.food + bd.cost.material) * track_value(s)
+                    + bd.cost.pt * pt_value(s))
             val = bd.rep * 2 + bd.units * WORKER_VALUE + bd.specialist_gain * 4.0
             if bd.activation in ACT_KINDS or bd.activation == "trade":
                 val += goods_value(s, bd.gain) * rounds * 0.45
@@ -150,15 +182,41 @@ def order_value(s, p, order) -> float:
     if kind == "trade":
         v = 0.0
         if p.tg >= 2:
-            v = max(v, pt_value(s) - 2 * TG_VALUE)
+            v = max(v, pt_value(s) - 2 * tg_value(s))
         if p.pt >= 2 and any(c is not None for c in s.market) and _rounds_left(s) > 3:
             v = max(v, 2.5 - 2 * pt_value(s) + 1.0)
         return v + _automatic_value(s, p, "trade")
     if kind == "corp":
-        gain = 2 * (p.tg // 4) + p.pt // 2
-        cost = (p.tg // 4) * 4 * TG_VALUE + (p.pt // 2) * 2 * pt_value(s)
-        return max(0.0, gain - cost) + 0.1
+        return max(0.0, corp_value(s, p, cache)) + 0.1
     return 0.0
+
+
+def relative(s, seat: int) -> float:
+    """`evaluate` less the rivals' mean: what a decision changing everyone's prospects (a
+    star space rolling the turn die) is worth to the seat."""
+    others = [evaluate(s, q) for q in range(s.n) if q != seat]
+    return evaluate(s, seat) - sum(others) / len(others)
+
+
+def corp_value(s, p, cache: dict | None = None) -> float:
+    """The best single Corp exchange now (its star space rolls the turn die), valued relative
+    to the rivals on a copy (`cache`: one answer per state, shared by the orders valued)."""
+    if cache is not None and "corp" in cache:
+        return cache["corp"]
+    best = 0.0
+    probe = s.clone(log=False)
+    probe.stack, probe.agenda = [("corp", p.seat)], []
+    acts = [a for a in probe.legal_actions() if a[0] == "space"]
+    if acts:
+        base = relative(s, p.seat)
+        for a in acts:
+            nxt = probe.clone(log=False)
+            nxt.apply_legal(a, acts)
+            _settle(nxt, p.seat)
+            best = max(best, relative(nxt, p.seat) - base)
+    if cache is not None:
+        cache["corp"] = best
+    return best
 
 
 def _automatic_value(s, p, kind: str) -> float:
@@ -171,27 +229,90 @@ def _automatic_value(s, p, kind: str) -> float:
     return v
 
 
-def card_value(s, p, card) -> float:
-    rows = [[order_value(s, p, o) for o in row] for row in card.rows]
+def postponed_value(s, p, r: int, k: int, cache: dict | None = None) -> float:
+    """An order carried out at the end of the turn ("let's choose the BUILD action. But we
+    will carry that out last"): its value once the resource orders of the other rows left and
+    a pending gain support have been gained (estimated on a copy), a little less than doing it
+    now when that is no better."""
+    card = s.st.cards[p.slot]
+    order = card.rows[r][k]
+    now = order_value(s, p, order, cache)
+    if order.kind != "build":
+        return now - 0.05
+    nxt = s.clone(log=False)
+    q = nxt.players[p.seat]
+    rows = {rr for rr, _kk in _other_slots(p, r, k)}
+    for rr in sorted(rows):
+        best = max(card.rows[rr], key=lambda o: _resource_value(nxt, q, o))
+        _gain_resources(nxt, q, best)
+    if p.support_pending and card.support.kind == "gain":
+        nxt.gain(q, card.support.gain)
+    return max(now, order_value(nxt, q, order)) - 0.05
+
+
+def _other_slots(p, r: int, k: int):
+    """The orders still open after (r, k) is covered (the later rows; any with free
+    arrangement)."""
+    if p.university or p.ability == "free_arrangement":
+        return [(rr, kk) for rr in range(3) for kk in range(2)
+                if (rr, kk) not in p.used_slots and rr != r]
+    return [(rr, kk) for rr in range(r + 1, 3) for kk in range(2)]
+
+
+def _resource_value(s, p, order) -> float:
+    if order.kind == "gain":
+        return goods_value(s, order.gain)
+    if order.kind in ("harvest", "mine"):
+        return order_value(s, p, order)
+    return 0.0
+
+
+def _gain_resources(s, p, order) -> None:
+    """The resources an order would give (a gain, the best staffed group of a Harvest or
+    Mine and the automatic buildings), for the estimate only."""
+    if order.kind == "gain":
+        s.gain(p, order.gain)
+    elif order.kind in ("harvest", "mine"):
+        groups = activation_groups(s, p, order.kind)
+        if groups:
+            grp = max(groups, key=lambda g: sum(goods_value(s, s.st.b[s.bld[x]].gain) for x in g))
+            for x in grp:
+                s.gain(p, s.st.b[s.bld[x]].gain)
+
+
+def card_value(s, p, card, cache: dict | None = None) -> float:
+    rows = [[order_value(s, p, o, cache) for o in row] for row in card.rows]
     if p.university or p.ability == "free_arrangement":
         best = sum(sorted((v for row in rows for v in row), reverse=True)[:3])
     else:
         best = sum(max(row) for row in rows)
-    return best + order_value(s, p, card.support) + card.play_rep
+    return best + order_value(s, p, card.support, cache) + card.play_rep
+
+
+SOURCE_RANK = {"own": 0, "held": 1, "skip": 2, "pro": 3, "hire": 4, "super": 5, "overbid": 6,
+               "overbid_super": 7}
+# Decisions an action opens that the lookahead settles before valuing the action: specialist
+# sourcing (cheapest source first), and by the best evaluation a Low Light Pub deal, the card
+# bought, the tile laid, the mission claimed, the resources given for a power token.
+SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade")
 
 
 def _settle(s, seat: int) -> None:
-    """Resolve the specialist sourcing a build opened, cheapest source first, and a Low Light
-    Pub deal a consultant's landing opened, best deal first."""
     guard = 0
-    while s.stack and s.stack[-1][0] in ("spec", "pub") and s.stack[-1][1] == seat and guard < 8:
+    while s.stack and s.stack[-1][0] in SETTLED and s.stack[-1][1] == seat and guard < 8:
         guard += 1
         acts = s.legal_actions()
-        if s.stack[-1][0] == "pub":
-            s.apply_legal(max(acts, key=lambda a: _after(s, seat, a, acts)), acts)
+        kind = s.stack[-1][0]
+        if kind == "spec":
+            s.apply_legal(min(acts, key=lambda a: (SOURCE_RANK.get(a[1], 9), _src_cost(s, a))),
+                          acts)
             continue
-        rank = {"own": 0, "skip": 1, "pro": 2, "hire": 3, "super": 4, "overbid": 5, "skip_forced": 6}
-        s.apply_legal(min(acts, key=lambda a: rank.get(a[1], 9)), acts)
+        s.apply_legal(max(acts, key=lambda a: _after(s, seat, a, acts)), acts)
+
+
+def _src_cost(s, a) -> int:
+    """A Super's price (its die), to take the cheaper of two."""
+    return s.super_die[a[2]] if a[1] == "super" else 0
 
 
 def _after(s, seat: int, action, legal: list) -> float:
@@ -203,16 +324,21 @@ def _after(s, seat: int, action, legal: list) -> float:
 def action_values(s, seat: int, actions: list) -> list[float]:
     frame = s.stack[-1]
     p = s.players[seat]
+    cache: dict = {}                     # answers shared by the orders valued on this state
     if frame[0] == "card":
-        return [card_value(s, p, s.st.cards[a[1]]) for a in actions]
+        return [card_value(s, p, s.st.cards[a[1]], cache) for a in actions]
     if frame[0] == "order":
         card = s.st.cards[p.slot]
         out = []
         for a in actions:
             if a[0] == "order":
-                out.append(order_value(s, p, card.rows[a[1]][a[2]]))
+                out.append(order_value(s, p, card.rows[a[1]][a[2]], cache))
+            elif a[0] == "postpone":
+                out.append(postponed_value(s, p, a[1], a[2], cache))
             elif a[0] == "support":
-                out.append(order_value(s, p, card.support) + 0.5)
+                out.append(order_value(s, p, card.support, cache) + 0.5)
+            elif a[0] == "first_player":
+                out.append(0.3)
             elif a[0] in ("loan", "repay"):
                 pts, penalty = s.rules.game.loan_tiers[a[1]]
                 value = pts * pt_value(s) - penalty
@@ -239,10 +365,11 @@ def action_values(s, seat: int, actions: list) -> list[float]:
                 _settle(nxt, seat)
                 out.append(evaluate(nxt, seat))
         return out
+    value = relative if frame[0] == "corp" else evaluate    # star spaces: see `relative`
     out = []
     for a in actions:
         nxt = s.clone(log=False)
         nxt.apply_legal(a, actions)
         _settle(nxt, seat)
-        out.append(evaluate(nxt, seat))
+        out.append(value(nxt, seat))
     return out

@@ -15,11 +15,13 @@ from engine.core.rules import FaultInjection, RulesModel
 Source = Literal["rulebook", "assumed"]
 Terrain = Literal["greenery", "mine", "residential", "water", "magma", "tech", "social"]
 Colour = Literal["yellow", "red", "green", "blue"]
-OrderKind = Literal["move", "harvest", "mine", "entertain", "trade", "build", "corp", "gain"]
+OrderKind = Literal["move", "harvest", "mine", "entertain", "trade", "build", "corp", "gain",
+                    "free_specialist"]
 Activation = Literal["harvest", "mine", "entertain", "trade", "move", "build", "one_time",
                      "consultant", "none"]
 Side = Literal["N", "E", "S", "W"]
 
+PLAYER_COUNTS = (2, 3, 4)        # "Game Concept": for 2-4 players
 TERRAINS = ("greenery", "mine", "residential", "water", "magma", "tech", "social")
 COLOURS = ("yellow", "red", "green", "blue")
 
@@ -42,13 +44,17 @@ class Order(RulesModel):
 
     kind: OrderKind
     gain: Goods = Goods()                     # for kind = "gain"
+    # kind = "free_specialist": the icon "Use a Player's Specialist for free" (one hire of a
+    # rival's specialist this turn costs no Money)
 
 
 class Card(RulesModel):
     id: str
     rows: tuple[tuple[Order, Order], tuple[Order, Order], tuple[Order, Order]]
     support: Order
-    bonus_terrain: Terrain | None = None      # end scoring steps 3 and 4
+    # end scoring steps 3 and 4: a terrain icon, or "starting" (the starting-building icon:
+    # matches the starting buildings, Icon Key "Terrain & buildings: ... Starting")
+    bonus_terrain: Terrain | Literal["starting"] | None = None
     bonus: int = Field(default=0, ge=0)
     play_rep: int = Field(default=0, ge=0)    # reputation when played ("From Activation cards")
     source: Source
@@ -68,6 +74,8 @@ class Building(RulesModel):
     gain: Goods = Goods()                     # on activation (or once, for one_time)
     requires_terrain: Terrain | None = None   # improvement: only with a building of this terrain
     morale_loss: int = Field(default=0, ge=0)  # pollution when activated
+    energy_cost: int = Field(default=0, ge=0)  # Energy: "pay 1 energy to be operated"
+    energy_gain: int = Field(default=0, ge=0)  # Energy: "gives you 2 energy when activated"
     move_bonus: int = Field(default=0, ge=0)   # automatic (Move): extra movement
     units: int = Field(default=0, ge=0)        # one-time: workers/consultants (any mix)
     specialist_gain: int = Field(default=0, ge=0)  # one-time: permanent specialists
@@ -135,7 +143,7 @@ class TunnelTile(RulesModel):
 class StartTunnel(RulesModel):
     """The "starting tunnel tile" of each player set (setup 6)."""
 
-    reading: Literal["setup", "entrance"] = "setup"   # laid at setup / it is the entrance tile
+    reading: Literal["setup", "entrance"] = "entrance"   # it is the entrance tile / laid at setup
     tile: str = "straight"                     # its tunnel type (not taken from the supply)
     source: Source = "assumed"
 
@@ -178,20 +186,49 @@ class StartCard(RulesModel):
     source: Source
 
 
+LayoutCell = Literal["greenery", "mine", "residential", "water", "magma", "tech", "social",
+                     "any", "-", "gap"]
+
+
 class Mission(RulesModel):
     id: str
-    kind: Literal["own", "pair", "cluster", "octagons"]
+    kind: Literal["own", "pair", "cluster", "octagons", "layout"]
     terrains: tuple[Terrain, ...] = ()
     count: int = Field(default=1, ge=1)
+    # kind = "layout": octagons on the grid, row by row: a terrain (one of the player's
+    # buildings of that terrain on that octagon), "any" (any of the player's buildings), "-"
+    # (an octagon with no requirement), "gap" (a column or row of "gap" cells: one or more
+    # octagons between).  Any rotation or mirror matches ("The Missions").
+    pattern: tuple[tuple[LayoutCell, ...], ...] = ()
     rep: int = Field(ge=0)
     source: Source
+
+    @model_validator(mode="after")
+    def _layout(self):
+        if self.kind != "layout":
+            if self.pattern:
+                raise ValueError(f"missions '{self.id}': a pattern needs kind = \"layout\"")
+            return self
+        rows = self.pattern
+        if not rows or len({len(r) for r in rows}) != 1:
+            raise ValueError(f"missions '{self.id}': a layout pattern needs rows of equal length")
+        gap_cols = {c for c in range(len(rows[0])) if all(r[c] == "gap" for r in rows)}
+        gap_rows = {i for i, r in enumerate(rows) if all(x == "gap" for x in r)}
+        for i, r in enumerate(rows):
+            for c, x in enumerate(r):
+                if x == "gap" and i not in gap_rows and c not in gap_cols:
+                    raise ValueError(f"missions '{self.id}': \"gap\" must fill a whole row or "
+                                     f"column of the pattern (row {i}, column {c})")
+        if not any(x not in ("-", "gap") for r in rows for x in r):
+            raise ValueError(f"missions '{self.id}': a layout pattern needs a building")
+        return self
 
 
 class TradeSpace(RulesModel):
     id: str
     kind: Literal["goods_for_pt", "pt_for_goods", "tile", "missions", "card", "first_player",
                   "corp_goods", "corp_pt", "corp_energy", "energy_for_goods", "goods_for_energy",
-                  "loan", "upgrade"]
+                  "energy_for_pt", "loan", "upgrade"]
     corp: bool = False                          # a Corp space (only with The Corp action)
     star: bool = False                          # rolls the turn die
     pay: Goods = Goods()
@@ -211,6 +248,22 @@ class Morale(RulesModel):
     levels: tuple[int, int, int, int]           # position needed for requirement 0..3
     step_cost: int = Field(ge=0)                # resources per step bought
     source: Source
+
+
+class Readings(RulesModel):
+    """Where the rulebook contradicts itself or can be read two ways: the reading played
+    (readings.toml; each explained, with the lines quoted, in RULES.md "Readings")."""
+
+    flip: Literal["activate", "reputation"] = "activate"      # turn step 3
+    postpone: Literal["any", "build", "none"] = "any"         # orders carried out at the end
+    first_player: Literal["any_activation", "trade"] = "any_activation"
+    missions_space: Literal["replace", "claim"] = "replace"   # the missions trade space
+    upgrade_pt: int = Field(default=0, ge=0)                  # residential upgrade price (PT)
+    completion_rep_max: int = Field(default=6, ge=0)          # "0 - 6" or "0 - 8" reputation
+    trapezoids: int = Field(default=3, ge=0)                  # per player: 3 (setup) or 4
+    raw_start_needs_corp_locations: bool = True               # "Needed for Raw Start"
+    energy_needs_advanced_buildings: bool = True              # "(Mandatory if Energy is used)"
+    source: Source = "assumed"
 
 
 class Modules(RulesModel):
@@ -279,6 +332,7 @@ class UnderhavenRules(RulesModel):
     corporations: dict[str, Corporation] = Field(min_length=2)
     tunnels: tuple[TunnelTile, ...] = ()
     start_tunnel: StartTunnel = StartTunnel()
+    readings: Readings = Readings()
     crooked_maps: dict[str, Board] = {}                    # Crooked Caverns layouts by map name
     testing: FaultInjection = FaultInjection()            # TEST-ONLY, off by default
 
@@ -311,6 +365,11 @@ class UnderhavenRules(RulesModel):
             raise ValueError("octagons: fewer tiles than spaces in the largest layout")
         if self.game.start_cards_kept > self.game.start_cards_dealt:
             raise ValueError("game.start_cards_kept exceeds game.start_cards_dealt")
+        top = self.readings.completion_rep_max
+        for b in self.buildings:
+            if b.rep > top:
+                raise ValueError(f"buildings '{b.id}': rep {b.rep} exceeds "
+                                 f"readings.completion_rep_max = {top} (\"0 - {top} reputation\")")
         return self
 
 

@@ -1,6 +1,6 @@
-"""Underhaven scoring ("Scoring", "The Missions", "Corporations' Focus") as pure functions,
-and the result.  Every point is one score event with a category, so a player's breakdown
-always sums to the final score."""
+"""Underhaven scoring (rulebook "Scoring": reputation gained through the game, End Game
+Scoring steps 1-6) as pure functions, and the result.  Every point is one score event with a
+category, so a player's breakdown always sums to the final score."""
 
 from __future__ import annotations
 
@@ -93,8 +93,19 @@ def clusters(s, seat: int, cubes: bool = False) -> list[tuple[str, list[int]]]:
 
 
 def card_bonus(s, seat: int, terrain: str) -> int:
+    """The bought activation cards' bonuses for one icon (a terrain, or "starting")."""
     cards = s.st.cards
     return sum(cards[c].bonus for c in s.players[seat].bought if cards[c].bonus_terrain == terrain)
+
+
+def icon_bonus(s, seat: int, terrain: str, spaces) -> int:
+    """Steps 3 and 4: the cards "matching the icon" of a cluster or a single building: its
+    terrain, and the starting-building icon when it holds a starting building (the scoring
+    example's "single +5 bonus for his single starting bonus building (0 rep)")."""
+    v = card_bonus(s, seat, terrain)
+    if any(s.bld[x] in s.st.starting_ids for x in spaces):
+        v += card_bonus(s, seat, "starting")
+    return v
 
 
 def _trapezoids(s, seat: int) -> dict:
@@ -128,10 +139,10 @@ def end_breakdown(s, seat: int) -> dict[str, int]:
                 if gc in faced and trap_uses[tid] < 2:
                     trap_uses[tid] += 1
                     tb += traps[tid].cluster_bonus
-            cl += cluster_value([b[s.bld[x]].rep for x in grp], card_bonus(s, seat, terrain), tb,
-                                g.cluster_max)
+            cl += cluster_value([b[s.bld[x]].rep for x in grp], icon_bonus(s, seat, terrain, grp),
+                                tb, g.cluster_max)
         else:
-            singles += card_bonus(s, seat, terrain)
+            singles += icon_bonus(s, seat, terrain, grp)
     out["end_clusters"] = cl
     out["end_singles"] = singles
     n_b = sum(1 for o in s.owner if o == seat)
@@ -158,66 +169,3 @@ def result(s) -> list[SeatResult]:
         out.append(SeatResult(seat=i, score=totals[i], breakdown=s.log.breakdown(i), rank=rank,
                               won=s.over and keys[i] == best, tiebreak=keys[i][1:]))
     return out
-
-
-# ---------------------------------------------------------------- missions
-def mission_done(s, seat: int, m, mine: list[int] | None = None) -> bool:
-    """Whether the seat fulfils mission `m` on the board as it stands (`mine`: the seat's
-    spaces with a building, if already known)."""
-    terrains = m.terrains
-    if mine is None:
-        mine = s.owned(seat)
-    if m.kind == "own":
-        return sum(1 for sp in mine if not terrains or s.terr[sp] in terrains) >= m.count
-    if m.kind == "octagons":
-        return len({sp >> 2 for sp in mine}) >= m.count
-    if m.kind == "pair":
-        a, b = terrains[0], terrains[1]
-        for x in mine:
-            if s.terr[x] != a:
-                continue
-            for y in mine:
-                if y != x and s.terr[y] == b and s.connected(x, y):
-                    return True
-        return False
-    if m.kind == "cluster":
-        # A cluster is made of the seat's buildings of one terrain: with fewer buildings on
-        # the mission's terrains than it asks, none can be big enough.
-        if sum(1 for sp in mine if not terrains or s.terr[sp] in terrains) < m.count:
-            return False
-        return any(len(grp) >= m.count and (not terrains or t in terrains)
-                   for t, grp in clusters(s, seat))
-    return False
-
-
-# ---------------------------------------------------------------- corporations' focus
-def focus_on_build(s, p, site: int) -> None:
-    """Advanced "Corporations' Focus": reputation for building on the focus terrain, for a
-    new focus building next to a rival's building, and for rivals whose focus building the
-    new one touches."""
-    corp = s.rules.corporations[p.corp]
-    geo = s.st.geo
-    rivals_next = {s.owner[y] for y in geo.nb[site] if y < geo.n_space and s.owner[y] not in (-1, p.seat)}
-    if s.terr[site] == corp.focus_terrain:
-        s.score(p, "focus", corp.focus_build_rep)
-        if rivals_next:
-            s.score(p, "focus", corp.focus_adjacent_rival_rep)
-    for q in s.players:
-        if q.seat == p.seat:
-            continue
-        qc = s.rules.corporations[q.corp]
-        if any(y < geo.n_space and s.owner[y] == q.seat and s.terr[y] == qc.focus_terrain
-               for y in geo.nb[site]):
-            s.score(q, "focus", qc.focus_rival_adjacent_rep)
-
-
-def focus_adjacent_rivals(s, seat: int) -> int:
-    """Reputational income: the seat's focus buildings touching a rival's building."""
-    corp = s.rules.corporations[s.players[seat].corp]
-    geo = s.st.geo
-    n = 0
-    for sp, o in enumerate(s.owner):
-        if o == seat and s.terr[sp] == corp.focus_terrain:
-            if any(y < geo.n_space and s.owner[y] not in (-1, seat) for y in geo.nb[sp]):
-                n += 1
-    return n

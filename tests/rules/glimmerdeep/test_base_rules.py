@@ -5,7 +5,7 @@ import pytest
 from engine.core.errors import IllegalAction
 from engine.games.glimmerdeep.board import bits
 from engine.games.glimmerdeep.economy import PayOptions, settle
-from engine.games.glimmerdeep.play import connected_outposts
+from engine.games.glimmerdeep.board import connected_outposts
 from engine.games.glimmerdeep import scoring
 
 
@@ -79,6 +79,68 @@ def test_excavating_rules_can_skip_part_of_the_shape(make_state):
     sizes = {m.bit_count() for m in dig_masks(s)}
     assert {1, 2, 3, 4} <= sizes
     assert ("skip",) in s.legal_actions()
+
+
+def _line_over(board, middle_mask, avoid):
+    """A horizontal triple (left, middle, right) whose middle is in `middle_mask` and whose ends
+    and the space left of it are not in `avoid`."""
+    for y in range(board.height):
+        for x in range(2, board.width - 1):
+            ll, l, m, r = (board.cell(x + d, y) for d in (-2, -1, 0, 1))
+            if middle_mask >> m & 1 and not ((1 << ll | 1 << l | 1 << r) & avoid):
+                return ll, l, m, r
+    raise AssertionError("the map has such a triple")
+
+
+def test_excavating_rules_can_skip_spaces_that_cannot_be_excavated(make_state, game):
+    """Excavating Rules, "Can skip: You do not have to excavate the entire shape" and "Can
+    overlap: The new excavation can go through spaces already excavated": a shape may lie over a
+    space that cannot be excavated (Appendix B, Bioluminescent: "These spaces cannot be
+    excavated"; the Gemwardens "cannot excavate gem spaces") and excavate the rest of it, as it
+    may lie over an excavated space (RULES.md, Excavation)."""
+    s = make_state(map="bioluminescent")
+    board, p = s.static.board, s.players[0]
+    ll, l, b, r = _line_over(board, board.biolum, board.blocked | board.settlement)
+    p.exc |= 1 << ll                                  # excavated, left of the line
+    force(s, ("excavate", 0, "line3", "card"))
+    assert (1 << l | 1 << r) in dig_masks(s)          # line3 over l, B, r: B skipped
+    # A space that cannot be excavated carries no adjacency: with l excavated, r beyond B is
+    # not offered on its own (its first space is not adjacent to an excavated space).
+    p.exc = board.settlement | 1 << ll | 1 << l
+    force(s, ("excavate", 0, "line3", "card"))
+    assert not [m for m in dig_masks(s) if m & 1 << r and not m & board.grow(p.exc)]
+    # Gemwardens over a gem: both ends, the gem left unexcavated.
+    s = make_state(map="bioluminescent", factions=("gemwardens", "dustwhiskers"))
+    board, p = s.static.board, s.players[0]
+    ll, l, g, r = _line_over(board, board.gem, board.blocked | board.settlement | board.gem)
+    p.exc |= 1 << ll
+    force(s, ("excavate", 0, "line3", "card"))
+    digs = dig_masks(s)
+    assert (1 << l | 1 << r) in digs and not any(m & board.gem for m in digs)
+    s.apply(("dig", 1 << l | 1 << r))
+    assert not p.exc & 1 << g
+    # The stricter reading is a switch in the rules data.
+    strict = game.load_rules(sets=["game.shapes_skip_unexcavatable=false"]).model
+    s = make_state(map="bioluminescent", factions=("gemwardens", "dustwhiskers"), rules_=strict)
+    s.players[0].exc |= 1 << ll
+    force(s, ("excavate", 0, "line3", "card"))
+    assert (1 << l | 1 << r) not in dig_masks(s) and 1 << l in dig_masks(s)
+
+
+def test_placements_are_the_shape_without_spaces_that_cannot_be_excavated(make_state):
+    """Excavating Rules, Can skip: the sets a shape can mark are its placements (every rotation,
+    flip and connected part, at every position) without the map's blocked spaces."""
+    from dataclasses import replace
+
+    from engine.games.glimmerdeep.board import placements_of
+
+    s = make_state(map="trade_routes")
+    board = s.static.board
+    open_board = replace(board, blocked=0)
+    for shape in s.static.shapes.values():
+        raw = placements_of(open_board, shape.cells, True, False)
+        want = sorted({m & ~board.blocked for m in raw} - {0})
+        assert list(s.static.placements[shape.id]) == want
 
 
 def test_excavating_rules_flexible_shape_rotations(make_state):
@@ -244,7 +306,7 @@ def test_market_adjustment(make_state):
     s = make_state()
     row = list(s.market["forge"])
     deck = list(s.decks["forge"])
-    from engine.games.glimmerdeep.play import _t_market_adjust
+    from engine.games.glimmerdeep.round import t_market_adjust as _t_market_adjust
     _t_market_adjust(s, ("market_adjust",))
     assert s.market["forge"] == [deck[-2], deck[-1], row[0], row[1]]
 

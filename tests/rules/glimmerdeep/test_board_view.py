@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from engine.games.glimmerdeep.board import bits
-from engine.games.glimmerdeep.play import connected_outposts
+from engine.games.glimmerdeep.board import connected_outposts
 
 
 def _by_seat(view):

@@ -99,6 +99,34 @@ def test_calling_only_once_per_excavation_phase(game, rules):
     assert s.stack[-1][:3] == ("fx", 0, "dd_sheet") and s.stack[-1][4] == "choose"
 
 
+def test_calling_sheet_excavations_follow_the_adjacency_rule(game, rules):
+    """Appendix A, The Deepdelvers, Calling: "a secondary, smaller map on their faction sheet",
+    dug with the excavation cards, so the Excavating Rules hold there: "Adjacent: The first space
+    must be adjacent to a space that has already been excavated".  The sheet has no starting
+    settlement, so its first excavation may go anywhere; later ones touch an excavated sheet
+    space, unless Level 2 (right): "Excavations do not have to be adjacent to an excavated
+    space." (RULES.md, "The Deepdelvers' faction sheet")."""
+    s = new(game, rules)
+    p, hook = s.players[0], s.hooks[0]
+    sheet = hook.sheet
+    force(s, ("fx", 0, "dd_sheet", "line3", "choose"))
+    first = [a[1] for a in s.legal_actions() if a[0] == "sheet"]
+    assert any(m & 1 << 23 for m in first) and any(m & 1 for m in first)  # opposite corners
+    p.fx[SHEET] = 1                                   # the top-left space excavated
+    later = [a[1] for a in s.legal_actions() if a[0] == "sheet"]
+    assert later and all(m & sheet.grow(1) for m in later)
+    assert not any(m & 1 << 23 for m in later)
+    p.traits.append("deepdelvers_2r")
+    lifted = [a[1] for a in s.legal_actions() if a[0] == "sheet"]
+    assert any(m & 1 << 23 for m in lifted) and len(lifted) > len(later)
+    # The other reading (every sheet excavation anywhere) is a switch in the rules data.
+    free = game.load_rules(sets=["factions.deepdelvers.calling.sheet_adjacent=0"]).model
+    s = new(game, free)
+    s.players[0].fx[SHEET] = 1
+    force(s, ("fx", 0, "dd_sheet", "line3", "choose"))
+    assert any(a[1] & 1 << 23 for a in s.legal_actions() if a[0] == "sheet")
+
+
 def test_level1_left_one_shape_on_map_other_on_sheet(game, rules):
     """Appendix A, The Deepdelvers, Level 1 trait (left): "Immediately: The player may excavate
     one of the indicated shapes on their map and the other shape on their faction sheet." """

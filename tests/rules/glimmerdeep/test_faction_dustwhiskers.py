@@ -38,14 +38,42 @@ def test_calling_largest_cluster_of_excavated_dirt(game, rules):
     assert s.hooks[0].final_scoring(s, p) == [("calling", 6)]
 
 
-def test_calling_forest_and_peak_count_as_dirt(game, rules):
-    """Appendix A, The Dustwhiskers, Calling, with Appendix B: "Forest spaces are considered dirt
-    spaces" and "The Peak is considered a dirt space"."""
+def test_forest_and_peak_are_dirt_spaces(game, rules):
+    """Appendix B: "Forest spaces are considered dirt spaces" and "The Peak is considered a dirt
+    space" (for "excavate 1 dirt space" and the traits that count dirt spaces)."""
     s = new(game, rules, map="underground_forest")
     board = s.static.board
     assert board.forest and board.forest & board.dirt == board.forest
     s2 = new(game, rules, map="snowy_summit")
     assert s2.static.board.peak & s2.static.board.dirt
+
+
+def test_calling_forest_and_peak_break_a_cluster(game, rules):
+    """Appendix A, The Dustwhiskers, Calling: "Spaces that contain a resource (or spaces unique
+    to the player's map), as well as spaces that have not been excavated, cannot be included and
+    can break up a cluster."  Forest spaces and the Peak are the spaces unique to a map."""
+    s = new(game, rules, map="underground_forest")
+    p, board = s.players[0], s.static.board
+    # (0,3) (0,4) (0,5) dirt, (1,3) forest, (2,3) dirt: one chain of 5 if forest counted.
+    assert [board.kinds[board.cell(x, y)] for x, y in ((0, 3), (0, 4), (0, 5), (1, 3), (2, 3))] \
+        == ["dirt", "dirt", "dirt", "forest", "dirt"]
+    for x, y in ((0, 3), (0, 4), (0, 5), (1, 3), (2, 3)):
+        p.exc |= cell(board, x, y)
+    assert s.hooks[0].final_scoring(s, p) == [("calling", 4)]      # the settlement's 4
+    s = new(game, rules, map="snowy_summit")
+    p, board = s.players[0], s.static.board
+    chain = ((6, 0), (6, 1), (7, 1), (7, 2), (8, 2), (8, 3))        # the Peak, then 5 dirt
+    assert board.kinds[board.cell(6, 0)] == "peak"
+    assert all(board.kinds[board.cell(x, y)] == "dirt" for x, y in chain[1:])
+    for x, y in chain:
+        p.exc |= cell(board, x, y)
+    assert s.hooks[0].final_scoring(s, p) == [("calling", 5)]
+    # The other reading (forest and Peak as dirt in the cluster) is a switch in the rules data.
+    old = game.load_rules(sets=["factions.dustwhiskers.calling.unique_spaces_break_clusters=0"]).model
+    s = game.new_game(old, [Seat("dustwhiskers", "random"), Seat("ironclads", "random")], 1,
+                      map="snowy_summit")
+    s.players[0].exc |= p.exc
+    assert s.hooks[0].final_scoring(s, s.players[0]) == [("calling", 6)]
 
 
 def _card_with_iron(rules, kind):
@@ -170,7 +198,27 @@ def test_level3_right_dirt_or_single_space_may_become_2x1(game, rules):
     assert two
     s.apply(("dig", two[0]))
     assert p.exc & two[0] == two[0]
-    # A named resource space ("Excavate 1 iron space") is not a dirt or generic space.
+
+
+def test_level3_right_one_space_of_any_kind_includes_resource_spaces(game, rules):
+    """Appendix A, The Dustwhiskers, Level 3 trait (right): "When a player would excavate 1 space
+    of any kind, they may excavate a 2x1 space instead."  "Of any kind" takes in "Excavate 1
+    gold / iron / gem space" (workshops w05, w16, w17, w22, w34, forge f27): the 2x1 holds a
+    space of the named kind that could be excavated alone."""
+    s = new(game, rules, map="snowy_summit")
+    p = s.players[0]
+    board = s.static.board
+    p.traits.append("dustwhiskers_3r")
+    p.exc = board.full & ~board.blocked & ~board.peak & ~(board.iron | board.gold | board.gem)
+    for kind in ("iron", "gold", "gem"):
+        force(s, ("space", 0, kind, "t"))
+        digs = [a[1] for a in s.legal_actions() if a[0] == "dig"]
+        singles = {m for m in digs if m.bit_count() == 1}
+        pairs = [m for m in digs if m.bit_count() == 2]
+        assert singles and pairs, kind
+        assert all(m & board.kind_mask(kind) & ~p.exc for m in pairs)
+    # Without the trait a named space stays one space.
+    p.traits.remove("dustwhiskers_3r")
     force(s, ("space", 0, "iron", "t"))
     assert max(a[1].bit_count() for a in s.legal_actions() if a[0] == "dig") == 1
 

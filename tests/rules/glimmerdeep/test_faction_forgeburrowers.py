@@ -185,18 +185,69 @@ def test_level2_right_activate_in_any_phase_reduced(game, rules):
     s.apply(("fbx", 0))
     assert p.res == [0, 0, 0] and p.vp == 4
     assert s.stack[-1] == ("construct", 0)               # the construction turn goes on
-    p.res = [2, 1, 0]
-    produce(s)
-    s.apply(("activate", "b0"))                          # the normal activation
-    assert p.vp == 8
     p.res = [2, 0, 0]
-    s.apply(("activate", "fbx:b0"))                      # and the second use, in production
-    assert p.vp == 12 and p.res == [0, 0, 0]
+    produce(s)
+    s.apply(("activate", "fbx:b0"))                      # the second use, in production
+    assert p.vp == 8 and p.res == [0, 0, 0]
     p.res = [9, 9, 9]
     produce(s)
     assert ("activate", "fbx:b0") not in s.legal_actions()
     s.stack = [("construct", 0)]
     assert ("fbx", 0) not in s.legal_actions()
+
+
+def test_level2_right_replaces_the_one_activation_of_the_phase(game, rules):
+    """Production Phase: "One time per phase: Buildings and traits can be activated only once per
+    phase, unless indicated otherwise."  Level 2 (right) says when and at what input ("You may
+    activate a building during any phase. Reduce the activation input ..."), not that the
+    building activates twice: in production it replaces the normal activation, and no building
+    is activated twice in one construction phase."""
+    s = new(game, rules)
+    p = s.players[0]
+    p.traits = ["forgeburrowers_2r"]
+    p.buildings = [("forge", "f01", 0)]                  # 2 iron + 1 gold -> 4 VP
+    p.res = [9, 9, 9]
+    produce(s)
+    acts = s.legal_actions()
+    assert ("activate", "b0") in acts and ("activate", "fbx:b0") in acts
+    s.apply(("activate", "b0"))
+    assert ("activate", "fbx:b0") not in s.legal_actions()   # b0 has had its activation
+    produce(s)
+    s.apply(("activate", "fbx:b0"))
+    assert ("activate", "b0") not in s.legal_actions()       # and the other way round
+    assert p.vp == 8 and p.fx["fbx_used"] == 1
+    # A construction phase: one activation of a building, the other use stays for later.
+    s.agenda = [("construction",)]
+    s.stack = []
+    s._advance()
+    while s.to_move() != 0:
+        s.apply(("pass",))
+    s.apply(("fbx", 0))
+    assert s.stack[-1] == ("construct", 0) and ("fbx", 0) not in s.legal_actions()
+    assert p.vp == 12 and p.fx["fbx_used"] == 2
+
+
+def test_level2_right_usable_in_the_excavation_phase(game, rules):
+    """Appendix A, The Forgeburrowers, Level 2 trait (right): "You may activate a building during
+    *any* phase": also in the excavation phase, before placing an excavation card (the card
+    waits; the building's own excavations come first)."""
+    s = new(game, rules)
+    p = s.players[0]
+    assert s.stack[-1] == ("fx", 0, "fb_circle")
+    p.traits = ["forgeburrowers_2r"]
+    exc_card = next(c for c in rules.workshops if c.output.excavate and not c.input.gem)
+    p.buildings = [("workshop", exc_card.id, 0)]
+    p.res = [9, 9, 9]
+    s.apply(s.legal_actions()[0])                        # the smithy circle, before excavating
+    assert s.stack[-1][0] == "excavate" and s.stack[-1][3] == "card" and s.phase == "excavation"
+    card_frame = s.stack[-1]
+    assert ("fbx", 0) in s.legal_actions()
+    s.apply(("fbx", 0))
+    assert s.stack[-1] == ("excavate", 0, exc_card.output.excavate[0], "trait")
+    assert s.stack[-len(exc_card.output.excavate) - 1] == card_frame
+    while s.stack[-1] != card_frame:
+        s.apply(("skip",))
+    assert ("fbx", 0) not in s.legal_actions()           # once per phase for that building
 
 
 def test_level3_left_activation_reduced_by_construction_resource(game, rules):

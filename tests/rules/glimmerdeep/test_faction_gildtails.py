@@ -96,6 +96,24 @@ def test_level1_right_only_one_conversion_once_per_game_at_any_time(game, rules)
     assert not [a for a in s.legal_actions() if a[0] == "activate" and "gildtails_1r" in a[1]]
 
 
+def test_level1_right_at_any_time_includes_the_excavation_phase(game, rules):
+    """Appendix A, The Gildtails, Level 1 trait (right): "At any time: Input (1 iron + 1 gem):
+    Output (4 gold) / Input (2 gold): Output (2 iron + 2 gems)": also in the excavation phase,
+    before placing an excavation card (the card waits)."""
+    s = game.new_game(rules, [Seat("gildtails", "random"), Seat("ironclads", "random")], 1,
+                      map="bioluminescent")
+    p = s.players[0]
+    p.traits = ["gildtails_1r"]
+    p.res = [1, 2, 1]
+    card = s.stack[-1]
+    assert card[0] == "excavate" and card[3] == "card" and s.phase == "excavation"
+    acts = s.legal_actions()
+    assert ("gt_convert", "t:gildtails_1r:0") in acts and ("gt_convert", "t:gildtails_1r:1") in acts
+    s.apply(("gt_convert", "t:gildtails_1r:1"))
+    assert p.res == [3, 0, 3] and s.stack[-1] == card
+    assert not [a for a in s.legal_actions() if a[0] == "gt_convert"]   # only one, once
+
+
 def test_level1_right_in_production(game, rules):
     """Appendix A, The Gildtails, Level 1 trait (right): 2 gold -> 2 iron + 2 gems."""
     s = new(game, rules)

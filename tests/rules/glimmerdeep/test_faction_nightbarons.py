@@ -83,8 +83,30 @@ def test_level1_left_none_value_and_deck_tops(game, rules):
     assert p.buildings[-1][1] == top and p.res == [0, 0, 0]
     assert len(s.decks["forge"]) == n_deck - 1 and top not in s.decks["forge"]
     assert s.market["forge"] == market                # the market is untouched
-    assert p.fx["nb_ticks"] == [0, 0, 0, 3]           # counted as a "None" construction (assumed)
+    assert p.fx["nb_ticks"] == [0, 0, 0, 2]           # not "from the market": no tick
     assert s.stack[-1] == ("construct", 1)            # the turn passed on
+
+
+def test_calling_deck_top_build_is_not_from_the_market(game, rules):
+    """Appendix A, The Nightbarons, Calling: "Each time you construct a building from the
+    market: Increase the Market Influence ... Increase the Market Values ... for other
+    resources".  A deck-top card (Level 1 left) is not taken from the market: no tick, no value
+    crossed out, and no level 3 right VP (it rewards constructions that add a tick)."""
+    s, p = new(game, rules)
+    p.traits = ["nightbarons_1l", "nightbarons_3r"]
+    construct_turn(s)
+    s.apply(("nb_top", "workshop"))
+    s.apply(s.legal_actions()[0])
+    assert p.fx["nb_ticks"] == [0, 0, 0, 0] and p.fx["nb_cross"] == [0, 0, 0]
+    assert p.vp == 0
+    # Switchable: the reading that counts a deck top as a "None" construction.
+    old = game.load_rules(sets=['factions.nightbarons.traits.nightbarons_1l.params.deck_top_counts_as="none"'])
+    s, p = new(game, old.model)
+    p.traits = ["nightbarons_1l"]
+    construct_turn(s)
+    s.apply(("nb_top", "workshop"))
+    s.apply(s.legal_actions()[0])
+    assert p.fx["nb_ticks"] == [0, 0, 0, 1] and p.fx["nb_cross"] == [1, 1, 1]
 
 
 def test_level1_right_swap_market_cards_once_per_kind(game, rules):

@@ -1,9 +1,11 @@
 """The fast paths of Glimmerdeep's legal actions give exactly what the plain reading of the
 rules gives (same options, same order: a random bot picks by index).
 
-- Excavation options ("Excavating Rules"): every placement of the shape that touches the
-  player's reach, covers no forbidden space and marks a new space; placements gaining the same
-  new spaces are one option, in the order of their first placement.
+- Excavation options ("Excavating Rules"): every placement of the shape whose new spaces
+  (not excavated, not forbidden: "Can skip") include one in the player's reach; placements
+  gaining the same new spaces are one option, in the order of their first placement.  With
+  `game.shapes_skip_unexcavatable = false`: every placement that touches the player's reach,
+  covers no forbidden space and marks a new space.
 - Construction sites ("Construction Phase", "Not adjacent"): every footprint judged by the
   faction's `site_ok`, else by `standard_site_ok`.
 """
@@ -15,13 +17,17 @@ import pytest
 from engine.core.protocol import Seat
 from engine.core.registry import get_game
 from engine.games.glimmerdeep.board import build_board, footprints, rectangle_fit
-from engine.games.glimmerdeep.play import KINDS, _dig_options
+from engine.games.glimmerdeep.construction import KINDS
+from engine.games.glimmerdeep.excavation import dig_options as _dig_options
 
 
 def plain_dig_options(s, p, masks):
     reach, forbid = s.reach(p), s.forbidden(p)
-    news = dict.fromkeys(m & ~p.exc for m in masks if m & reach and not m & forbid)
-    news.pop(0, None)
+    if not s.static.skip:
+        news = dict.fromkeys(m & ~p.exc for m in masks if m & reach and not m & forbid)
+        news.pop(0, None)
+        return [("dig", new) for new in news]
+    news = dict.fromkeys(new for new in (m & ~p.exc & ~forbid for m in masks) if new & reach)
     return [("dig", new) for new in news]
 
 
@@ -50,11 +56,12 @@ def test_rectangle_fit_is_the_footprints_inside_a_mask(rules):
                 assert fit.inside(free) == [fp for fp in fps if not fp & ~free]
 
 
-@pytest.mark.parametrize("first", range(0, 8, 2))
-def test_fast_options_equal_the_plain_reading(rules, first):
+@pytest.mark.parametrize("first,skip", [(0, True), (2, True), (4, True), (6, True), (0, False)])
+def test_fast_options_equal_the_plain_reading(first, skip):
     """Random 4-player games on every map and every faction (traits included); at every
     excavation and construction decision the fast paths equal the plain reading."""
     g = get_game("glimmerdeep")
+    rules = g.load_rules(sets=[f"game.shapes_skip_unexcavatable={str(skip).lower()}"]).model
     facs = sorted(rules.factions)
     maps = [m.id for m in rules.maps]
     checked = {"dig": 0, "sites": 0}

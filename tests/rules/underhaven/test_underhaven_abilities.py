@@ -1,6 +1,6 @@
 """The Special Abilities, Corporations' Focus (advanced) and the rules data."""
 
-from engine.games.underhaven.play import open_slots
+from engine.games.underhaven.orders import open_slots
 
 from uh_helpers import explore, only, put
 
@@ -37,14 +37,18 @@ def test_gain_reputation_when_you_build(make_state):
 
 
 def test_build_one_morale_higher(make_state):
-    """"you can build 1 step higher than your current morale status indicates\""""
+    """"you can build 1 step higher than your current morale status indicates": one step of
+    the track ("The cost to increase morale 1 step are any 2 resources"), not one level (the
+    levels 1/2/3 stand on positions 1/3/5, assumed)."""
     s = make_state()
     p = _site(s, "mine")
     p.res, p.pt, p.morale = [5, 5, 5], 1, 0
     s.players[1].spec_home = 2
     assert s.morale_steps(p, 1) == 1
     p.ability = "morale_plus"
-    assert s.morale_steps(p, 1) == 0 and s.morale_steps(p, 2) == 1
+    assert [s.morale_steps(p, lv) for lv in (1, 2, 3)] == [0, 2, 4]
+    p.morale = 1
+    assert [s.morale_steps(p, lv) for lv in (1, 2, 3)] == [0, 1, 3]
 
 
 def test_build_once_per_turn_without_a_specialist(make_state):
@@ -68,9 +72,10 @@ def test_trade_three_resources_for_a_power_token_once_per_round(make_state):
     p.res, p.pt = [3, 1, 0], 0
     only(s, ("order", 0))
     s.apply(("pt_trade",))
+    s.apply(("lose", "money", "money", "money"))
     assert p.pt == 1 and sum(p.res) == 1
     assert ("pt_trade",) not in s.legal_actions()
-    from engine.games.underhaven.play import _t_turn
+    from engine.games.underhaven.turn import _t_turn
     _t_turn(s, ("turn", 0))                   # the next round
     assert "pt_trade" not in p.used
 
@@ -84,6 +89,8 @@ def test_arrange_activation_cubes_freely(make_state):
 
 
 def test_draw_three_keep_one_when_buying_a_card(make_state):
+    """"When you buy an activation card, instead of choosing from the market you can draw 3
+    from the draw pile & choose 1 to keep. Place the rest under." """
     s = make_state()
     p = s.players[0]
     p.ability = "card_draw3"
@@ -91,6 +98,7 @@ def test_draw_three_keep_one_when_buying_a_card(make_state):
     top3 = s.card_deck[-3:][::-1]
     only(s, ("trade", 0, 1))
     s.apply(("space", "card"))
+    s.apply(("draw3",))
     assert {a[1] for a in s.legal_actions()} == set(top3)
     s.apply(("keep", top3[1]))
     assert top3[1] in p.hand and top3[1] in p.secret
@@ -147,3 +155,49 @@ def test_rules_data_marks_every_entry_and_has_the_components(rules):
                                                "large_building", "luxury_villa", "corp_storage",
                                                "jetpack_magnifier", "university"}
 
+
+
+def test_draw_three_is_a_choice_the_market_stays_open(make_state):
+    """D10. "instead of choosing from the market you can draw 3": with the ability the
+    market cards are still offered, drawing 3 is one more option."""
+    s = make_state()
+    p = s.players[0]
+    p.ability = "card_draw3"
+    p.pt = 2
+    only(s, ("trade", 0, 1))
+    s.apply(("space", "card"))
+    opts = s.legal_actions()
+    assert ("draw3",) in opts and ("buy", 0) in opts
+    market0 = s.market[0]
+    s.apply(("buy", 0))
+    assert market0 in p.hand and s.market[0] is None
+
+
+def test_any_three_resources_for_a_power_token(make_state):
+    """D17. "You can lose any 3 resources in exchange for 1 PT once per round": the player
+    chooses which, trade goods included."""
+    s = make_state()
+    p = s.players[0]
+    p.ability = "pt_trade"
+    p.slot, p.markers, p.used_slots, p.support_pending = p.hand[0], 3, (), False
+    p.res, p.pt, p.tg, p.energy = [1, 0, 0], 0, 2, 0
+    only(s, ("order", 0))
+    assert ("pt_trade",) in s.legal_actions()          # 1 Money + 2 trade goods
+    s.apply(("pt_trade",))
+    assert s.legal_actions() == [("lose", "money", "tg", "tg")]
+    s.apply(("lose", "money", "tg", "tg"))
+    assert (p.res, p.tg, p.pt) == ([0, 0, 0], 0, 1)
+
+
+def test_tectonics_reputation_for_every_mine_activation(game, make_state):
+    """D13. The Tectonics (focus): "Each time you use a Mine activation, gain +1 reputation",
+    with or without a staffed mine."""
+    full = game.load_rules(sets=["modules.focus=true"]).model
+    s = make_state(factions=("tectonics", "deltas"), rules_=full)
+    p = s.players[0]
+    p.slot, p.markers, p.used_slots, p.support_pending = "deltas_1", 3, ((0, 0),), False
+    p.markers = 2
+    rep = p.rep
+    only(s, ("order", 0))
+    s.apply(("order", 1, 1))                  # Mine, no mine building at all
+    assert p.rep == rep + 1

@@ -1,6 +1,7 @@
 """The 7 Actions, Building Connectivity, Trade, The Corp (rulebook sections)."""
 
-from engine.games.underhaven.play import activation_groups, open_slots
+from engine.games.underhaven.activate import activation_groups
+from engine.games.underhaven.orders import open_slots
 
 from uh_helpers import explore, only, put
 
@@ -122,7 +123,7 @@ def test_the_corp_star_space_rolls_the_turn_die(make_state):
     s.apply(("space", "corp_pt"))
     assert s.die_left == left - 1 and s.die_idx == (idx + 1) % 4 and s.star_round
     assert p.pt == 2
-    from engine.games.underhaven.play import _t_round_end
+    from engine.games.underhaven.turn import _t_round_end
     s.agenda = []
     _t_round_end(s, ("round_end",))
     assert s.die_left == left - 1        # no extra roll at the end of a star round

@@ -73,7 +73,7 @@ def test_construction_molds_build_twice_for_two_money(adv_state):
     put(s, 8, "construction_molds", 0)
     p.workers[:2] = [9, 10]
     p.res, p.pt = [5, 5, 5], 1
-    from engine.games.underhaven.play import do_order
+    from engine.games.underhaven.orders import do_order
     s.stack, s.agenda = [], []
     do_order(s, p, s.st.cards[p.hand[0]].rows[0][1])      # the example card: Build
     assert [f[0] for f in s.stack] == ["build", "build"]

@@ -6,7 +6,7 @@ import random
 import pytest
 
 from engine.games.underhaven import invariants, scoring
-from engine.games.underhaven.play import do_order
+from engine.games.underhaven.orders import do_order
 from uh_helpers import explore, only, put
 
 
@@ -86,7 +86,7 @@ def test_advanced_buildings_low_light_pub_in_the_data(game, rules, adv_state):
     bd = adv_state.st.b["low_light_pub"]
     assert bd.terrains == ("social",) and bd.activation == "consultant" and bd.deal_pt == 3
     assert bd.advanced and bd.source == "assumed"
-    from engine.games.underhaven.play import MAP_ID, Static
+    from engine.games.underhaven.setup import MAP_ID, Static
     assert "low_light_pub" not in Static(rules, (2, MAP_ID)).b          # only with the module
 
 

@@ -43,7 +43,7 @@ def test_build_lays_the_building_face_down_and_flips_it_next_turn(make_state):
     assert s.bld[SITE] == "small_farm" and not s.done[SITE] and p.res == [0, 0, 0]
     rep = p.rep
     money = p.res[0]
-    from engine.games.underhaven.play import _t_turn
+    from engine.games.underhaven.turn import _t_turn
     n_buildings = sum(1 for o in s.owner if o == 0)
     _t_turn(s, ("turn", 0))
     assert s.done[SITE] and p.rep == rep + 2
@@ -70,7 +70,7 @@ def test_hire_from_another_player_costs_three_money_to_the_owner(make_state):
     s.apply(("src", "own", -1))
     assert s.bld[SITE] == "large_farm"
     # Returned at the start of the hirer's next turn.
-    from engine.games.underhaven.play import _t_turn
+    from engine.games.underhaven.turn import _t_turn
     _t_turn(s, ("turn", 0))
     assert q.spec_home == 2 and q.hired_out == 0 and p.hired == []
 
@@ -106,7 +106,7 @@ def test_super_specialist_price_follows_the_die(make_state):
     assert p.rep == rep_before - 2
     s.apply(("src", "own", -1))
     assert p.pt == 0 and s.bld[SITE] == "large_farm"   # 4 + 5 Money paid by one token
-    from engine.games.underhaven.play import _t_turn
+    from engine.games.underhaven.turn import _t_turn
     _t_turn(s, ("turn", 0))
     assert s.super_die[0] == 5 and s.super_holder[0] == -1
 
@@ -129,19 +129,23 @@ def test_max_cost_for_hiring_super_specialists_ability(make_state):
 
 
 def test_overbid_when_every_specialist_is_occupied(make_state):
-    """OVERBID: "Pay any player that has the required players' specialist ... ONE Power
-    Token" when both supers and the players' specialists are occupied."""
+    """OVERBID: "Pay any player that has the required players' specialist OR the Corp Super
+    Specialist ONE Power Token ... Remove that specialist (or Super Specialist) from that
+    meeting room & move him to your meeting room" when both supers and the players'
+    specialists are occupied: here the rival holds both Supers."""
     s = make_state()
     p, q = _at_site(s), s.players[1]
     q.spec_home = 0
     s.super_holder = [1, 1]
+    q.supers = [0, 1]
     p.res, p.pt = [5, 5, 5], 2
     only(s, ("build", 0))
     s.apply(("b", "large_farm", SITE))
-    assert s.legal_actions() == [("src", "overbid", 1)]
+    assert s.legal_actions() == [("src", "overbid_super", 0), ("src", "overbid_super", 1)]
     q_pt = q.pt
-    s.apply(("src", "overbid", 1))
+    s.apply(("src", "overbid_super", 1))
     assert q.pt == q_pt + 1
+    assert s.super_holder == [1, 0] and q.supers == [0] and p.supers == [1]
 
 
 def test_same_specialist_serves_every_build_of_the_turn(make_state):

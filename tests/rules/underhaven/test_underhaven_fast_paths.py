@@ -7,7 +7,7 @@ import random
 import pytest
 
 from engine.core.protocol import Seat
-from engine.games.underhaven import play, scoring
+from engine.games.underhaven import build, missions, payment, tunnels
 
 FACTIONS = ("deltas", "threecees", "tectonics", "enigmas")
 VARIANTS = [(), ("modules.crooked_caverns=true",),
@@ -30,7 +30,7 @@ def plain_buildable(s, p):
     """Every building of the supply (and the player's starting buildings) on every site where
     `build_feasible` says it can be completed."""
     out = []
-    for site in play.build_sites(s, p):
+    for site in build.build_sites(s, p):
         terr = s.terr[site]
         for bid, bd in s.st.b.items():
             if bd.starting or bd.count == 0 or s.supply[bid] <= 0 or terr not in bd.terrains:
@@ -38,11 +38,11 @@ def plain_buildable(s, p):
             if bd.one_per_player and any(s.bld[x] == bid and s.owner[x] == p.seat
                                          for x in range(len(s.bld))):
                 continue
-            if play.build_feasible(s, p, bd, site):
+            if build.build_feasible(s, p, bd, site):
                 out.append(("b", bid, site))
         for bid in dict.fromkeys(p.start_buildings):
             bd = s.st.b[bid]
-            if terr in bd.terrains and play.build_feasible(s, p, bd, site):
+            if terr in bd.terrains and build.build_feasible(s, p, bd, site):
                 out.append(("b", bid, site))
     return out
 
@@ -64,10 +64,10 @@ def test_fast_paths_give_the_plain_answers(game, variant):
                 assert s.owned(q.seat) == [sp for sp, o in enumerate(s.owner) if o == q.seat]
             assert s.social_sites() == [sp for sp, bid in enumerate(s.bld) if bid is not None
                                         and s.done[sp] and s.st.b[bid].activation == "consultant"]
-            assert play._tile_options(s, p) == plain_tile_options(s, p)
+            assert tunnels.tile_options(s, p) == plain_tile_options(s, p)
             checked["tile"] += 1
             if s.stack[-1][0] == "build" or r.random() < 0.2:
-                assert play.buildable(s, p) == plain_buildable(s, p)
+                assert build.buildable(s, p) == plain_buildable(s, p)
                 checked["build"] += 1
             # Claiming with the remembered checks = claiming with none remembered.
             a, b = s.clone(), s.clone()
@@ -76,7 +76,7 @@ def test_fast_paths_give_the_plain_answers(game, variant):
             b.claim_missions(b.players[seat])
             assert (a.missions, a.players[seat].rep) == (b.missions, b.players[seat].rep)
             left = [m for m in a.missions if m is not None]
-            assert not any(scoring.mission_done(a, seat, a.st.missions[m]) for m in left)
+            assert not any(missions.mission_done(a, seat, a.st.missions[m]) for m in left)
             checked["claim"] += 1
             acts = s.legal_actions()
             s.apply(acts[r.randrange(len(acts))])
@@ -85,4 +85,4 @@ def test_fast_paths_give_the_plain_answers(game, variant):
 
 def test_largest_track_is_the_first_largest():
     for res in ([0, 0, 0], [1, 2, 2], [3, 1, 3], [0, 5, 1], [2, 1, 4], [5, 5, 0]):
-        assert play.largest_track(res) == max(range(3), key=lambda j: res[j])
+        assert payment.largest_track(res) == max(range(3), key=lambda j: res[j])

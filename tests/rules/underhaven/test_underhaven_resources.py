@@ -1,6 +1,6 @@
 """The Resources and Payment for Building (rulebook sections of the same names)."""
 
-from engine.games.underhaven.state import gain_track, pay_track
+from engine.games.underhaven.payment import gain_track, pay_track
 
 
 def test_payment_for_building_overflow_at_six_gives_a_power_token():

@@ -84,9 +84,11 @@ def test_scoring_example_91_on_a_board(game, rules, make_state):
     magma card and a single starting building (0 rep) with a +5 card (8); 6 resources (1)."""
     mine = next(c.id for c in rules.market_cards if c.bonus_terrain == "mine")
     magma = next(c.id for c in rules.market_cards if c.bonus_terrain == "magma")
-    green = next(c.id for c in rules.market_cards if c.bonus_terrain == "greenery")
+    start = next(c for c in rules.market_cards if c.bonus_terrain == "starting")
+    assert start.bonus == 5            # the starting-building icon card (N5), not a faked one
+    start = start.id
     r = game.load_rules(sets=[f"market_cards.{mine}.bonus=3", f"market_cards.{magma}.bonus=3",
-                              f"market_cards.{green}.bonus=5", "buildings.large_mine.rep=3"]).model
+                              "buildings.large_mine.rep=3"]).model
     s = make_state(rules_=r)
     p = s.players[0]
     for sp in range(len(s.owner)):
@@ -100,10 +102,27 @@ def test_scoring_example_91_on_a_board(game, rules, make_state):
     put(s, 9, "crystal_mine", 0)      # rep 5: touches N of its octagon and W of octagon 3
     put(s, 28, "goods_smelter", 0)    # a single magma building
     put(s, 36, "start_farm", 0)       # the single starting building, 0 rep
-    p.bought = [mine, magma, green]
+    p.bought = [mine, magma, start]
     p.perm = ["red", "blue"]
     p.res, p.pt, p.tg, p.energy = [2, 1, 0], 2, 1, 0
     b = scoring.end_breakdown(s, 0)
     assert (b["end_specialists"], b["end_majorities"], b["end_clusters"], b["end_singles"],
             b["end_resources"]) == (8, 12, 39, 8, 1)
     assert 23 + sum(b.values()) == 91
+
+
+def test_starting_building_icon_card(make_state):
+    """N5. Scoring step 4, the example: "a single +5 bonus for his single starting bonus
+    building (0 rep)": a card with the starting-building icon scores for a single starting
+    building (here the one printed on the starting octagon), not for another single
+    building."""
+    s = make_state()
+    p = s.players[0]
+    card = next(c for c in s.rules.market_cards if c.bonus_terrain == "starting")
+    starts = [x for x in range(len(s.bld)) if s.owner[x] == 0]
+    assert len(starts) == 1 and s.bld[starts[0]] in s.st.starting_ids
+    before = scoring.end_breakdown(s, 0)["end_singles"]
+    p.bought = [card.id]
+    assert scoring.end_breakdown(s, 0)["end_singles"] == before + card.bonus
+    s.bld[starts[0]] = "small_farm"           # not a starting building
+    assert scoring.end_breakdown(s, 0)["end_singles"] == before

@@ -4,7 +4,7 @@ tile (rulebook "Game Components", "Game Setup" 3 D and 6, "Move", "Building Conn
 
 from engine.core.protocol import Seat
 from engine.games.underhaven import scoring
-from engine.games.underhaven.play import activation_groups
+from engine.games.underhaven.activate import activation_groups
 
 from uh_helpers import explore, only, put
 
@@ -168,10 +168,11 @@ def test_building_connectivity_harvest_through_a_tunnel_only_along_its_arms(make
     assert sorted((nw, se)) in clusters
 
 
-def test_game_setup_6_starting_tunnel_tile_laid_by_each_player(game, rules):
-    """Game Setup 6: each player set has its "starting tunnel tiles" (assumed reading: one
-    tile of `start_tunnel.tile`, the player's own, laid free right after its starting
-    octagon and connecting one of that octagon's spaces)."""
+def test_game_setup_6_starting_tunnel_tile_laid_by_each_player(game):
+    """Game Setup 6: each player set has its "starting tunnel tiles" (the other reading,
+    `start_tunnel.reading = "setup"`: one tile of `start_tunnel.tile`, the player's own, laid
+    free right after its starting octagon and connecting one of that octagon's spaces)."""
+    rules = game.load_rules(sets=['start_tunnel.reading="setup"']).model
     s = game.new_game(rules, [Seat(f) for f in FACTIONS[:3]], 4)
     laid = []
     while s.phase == "setup":
@@ -189,10 +190,12 @@ def test_game_setup_6_starting_tunnel_tile_laid_by_each_player(game, rules):
     assert sum(s.tunnel_supply.values()) == 40          # not taken from the Corp board
 
 
-def test_game_setup_6_starting_tunnel_tile_entrance_reading(game):
-    """The other reading of "starting tunnel tiles": the Tunnel Entrance tile itself (setup I),
-    so no extra tile is laid."""
-    r = game.load_rules(sets=['start_tunnel.reading="entrance"']).model
+def test_game_setup_6_starting_tunnel_tile_entrance_reading(game, rules):
+    """The default reading of "3 Trapezoid & starting tunnel tiles": the Tunnel Entrance tile
+    itself ("The Tunnel entrance & Octagon will be placed in the Before your start...
+    action"), so no extra tile is laid."""
+    assert rules.start_tunnel.reading == "entrance"
+    r = rules
     s = game.new_game(r, [Seat(f) for f in FACTIONS[:2]], 4)
     while s.phase == "setup":
         assert s.stack[-1][0] != "start_tunnel"

@@ -86,6 +86,12 @@ class FactionPlay:
         """Extra actions offered on a construction turn (swaps, deck tops)."""
         return []
 
+    def anytime_extras(self, st, p) -> list[tuple]:
+        """Abilities usable "at any time" / "during any phase", applied by `apply_extra`: offered
+        before each excavation card of the excavation phase (construction turns offer them
+        through `construct_extras`, the production phase as activations)."""
+        return []
+
     def apply_extra(self, st, p, action) -> None:
         raise NotImplementedError
 

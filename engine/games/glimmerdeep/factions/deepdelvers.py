@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ..board import Board, footprints, shape_placements, _placements
+from ..board import Board, footprints, placements_of, shape_placements
 from . import FactionPlay, register
 
 T1L, T2L, T2R, T3L, T3R = ("deepdelvers_1l", "deepdelvers_2l", "deepdelvers_2r",
@@ -116,7 +116,8 @@ class Deepdelvers(FactionPlay):
             cells = tuple(t.params["cells"])
             pts = tuple(sorted((cells[i], cells[i + 1]) for i in range(0, len(cells), 2)))
             if T2L not in st.static.placements:
-                st.static.placements[T2L] = _placements(st.static.board, pts, True)
+                st.static.placements[T2L] = placements_of(st.static.board, pts, True,
+                                                          st.static.skip)
             st.stack.append(("excavate", p.seat, T2L, "trait"))
         elif trait_id == T3L:
             st.stack.append(("fx", p.seat, "dd_line"))

@@ -11,10 +11,18 @@ T1L, T2L, T2R, T3L, T3R = ("dustwhiskers_1l", "dustwhiskers_2l", "dustwhiskers_2
                            "dustwhiskers_3l", "dustwhiskers_3r")
 
 
-def largest_dirt_cluster(board, exc: int, built: int) -> int:
-    """Size of the largest side-connected cluster of excavated dirt spaces.  Board.dirt holds
-    dirt, forest, peak and the settlement; spaces under buildings are excavated."""
-    mask = (exc | built) & board.dirt
+def cluster_spaces(board, unique_break: bool = True) -> int:
+    """The spaces that may belong to a calling cluster: dirt and the settlement ("The player's
+    starting settlement counts as dirt"), without the spaces unique to the map (forest, the
+    Peak) when `unique_break` ("Spaces that contain a resource (or spaces unique to the
+    player's map) ... cannot be included and can break up a cluster")."""
+    return board.dirt & ~(board.forest | board.peak) if unique_break else board.dirt
+
+
+def largest_dirt_cluster(board, exc: int, built: int, unique_break: bool = True) -> int:
+    """Size of the largest side-connected cluster of excavated dirt spaces (spaces under
+    buildings are excavated)."""
+    mask = (exc | built) & cluster_spaces(board, unique_break)
     return max((c.bit_count() for c in components(board, mask)), default=0)
 
 
@@ -44,6 +52,7 @@ class Dustwhiskers(FactionPlay):
         self.alt_from = {"1x1:" + k for k in kinds} | shapes
         self.alt_to = (p3["to_shape"],)
         self.end_actions = [a.output for a in self.traits[T2R].actions if a.when == "excavation_end"]
+        self.unique_break = bool(self.data.calling.get("unique_spaces_break_clusters", 1))
 
     def excavation_end(self, st, p) -> None:
         """Level 2 right: "At the end of the excavation phase, the player may excavate 2 dirt
@@ -67,12 +76,14 @@ class Dustwhiskers(FactionPlay):
     def dig_value(self, st, p, new: int) -> float:
         """Bot heuristic: excavated dirt next to excavated dirt grows the largest cluster."""
         board = st.static.board
-        dirt_new = new & board.dirt
-        return 0.8 * dirt_new.bit_count() if dirt_new & board.grow(p.exc & board.dirt) else 0.2 * dirt_new.bit_count()
+        dirt = cluster_spaces(board, self.unique_break)
+        dirt_new = new & dirt
+        return 0.8 * dirt_new.bit_count() if dirt_new & board.grow(p.exc & dirt) else 0.2 * dirt_new.bit_count()
 
     def final_scoring(self, st, p) -> list[tuple[str, int]]:
         board = st.static.board
-        out = [("calling", largest_dirt_cluster(board, p.exc, p.built) * self.data.calling["vp_per_space"])]
+        out = [("calling", largest_dirt_cluster(board, p.exc, p.built, self.unique_break)
+                * self.data.calling["vp_per_space"])]
         if T3L in p.traits:
             under = 0
             for _k, _c, fp in p.buildings:

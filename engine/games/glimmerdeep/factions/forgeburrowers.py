@@ -105,6 +105,8 @@ class Forgeburrowers(FactionPlay):
         if self.t2r in p.traits and p.fx.get("fbx_used", 0) < self.x_uses:
             cards = st.static.cards
             for i, (kind, cid, _fp) in enumerate(p.buildings):
+                if f"b{i}" in p.activated:  # "only once per phase": it replaces, never adds
+                    continue
                 card = cards[kind][cid]
                 out.append((f"fbx:b{i}", tuple(self._extra_need(st, p, kind, card)), card.output))
         return out
@@ -123,22 +125,28 @@ class Forgeburrowers(FactionPlay):
                 need = _reduce_one(need, allowed)
         return need
 
-    # --- level 2 right outside production: on a construction turn -----------------------
-    def construct_extras(self, st, p):
+    # --- level 2 right outside production: the excavation phase and construction turns ---
+    def anytime_extras(self, st, p):
         if self.t2r not in p.traits or p.fx.get("fbx_used", 0) >= self.x_uses:
             return []
         cards = st.static.cards
         out = []
         for i, (kind, cid, _fp) in enumerate(p.buildings):
+            if f"b{i}" in p.activated:  # "only once per phase"
+                continue
             if st.can_pay(p, self._extra_need(st, p, kind, cards[kind][cid])):
                 out.append(("fbx", i))
         return out
+
+    def construct_extras(self, st, p):
+        return self.anytime_extras(st, p)
 
     def apply_extra(self, st, p, action):
         kind, cid, _fp = p.buildings[action[1]]
         card = st.static.cards[kind][cid]
         st.pay(p, self._extra_need(st, p, kind, card))
         p.fx["fbx_used"] = p.fx.get("fbx_used", 0) + 1
+        p.activated.add(f"b{action[1]}")
         effect = self._building_activated(st, p, kind, card, card.output)
         if effect is not None:
             st.gain(p, effect, "trait")
@@ -147,6 +155,7 @@ class Forgeburrowers(FactionPlay):
     def activated(self, st, p, key, kind, card, effect):
         if key.startswith("fbx:b"):
             p.fx["fbx_used"] = p.fx.get("fbx_used", 0) + 1
+            p.activated.add(key[4:])  # the building's one activation of this phase
             kind, cid, _fp = p.buildings[int(key[5:])]
             card = st.static.cards[kind][cid]
         if kind is None:

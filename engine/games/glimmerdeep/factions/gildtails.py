@@ -79,16 +79,19 @@ class Gildtails(FactionPlay):
             p.vp += self.p2r["vp"]
             st.score(p, "vp_track", self.p2r["vp"])
 
-    # --- level 1 right: "At any time" (production via the generic trait actions; here on a
-    # construction turn, where paying for a building may need it) ------------------------------
+    # --- level 1 right: "At any time" (production via the generic trait actions; here in the
+    # excavation phase and on a construction turn, where paying for a building may need it) ---
     def _conv_open(self, p) -> bool:
         return T1R in p.traits and not any(u.startswith(f"t:{T1R}:") for u in p.used)
 
-    def construct_extras(self, st, p) -> list[tuple]:
+    def anytime_extras(self, st, p) -> list[tuple]:
         if not self._conv_open(p):
             return []
         return [("gt_convert", key) for key, a in self.conv
                 if st.can_pay(p, (a.input.iron, a.input.gold, a.input.gem))]
+
+    def construct_extras(self, st, p) -> list[tuple]:
+        return self.anytime_extras(st, p)
 
     def apply_extra(self, st, p, action) -> None:
         key = action[1]

@@ -1,0 +1,198 @@
+"""Findings in plain words: short sentences from the statistics the Factions page already has.
+
+A pure function of the frames the page loads (`queries.faction_rates`, `queries.seat_rates`)
+and the number of games; no query, no Streamlit, so the page, the HTML report and notebooks
+(`delve.api`) say the same thing and tests check the sentences on known data.
+
+What a sentence may claim is exactly what the statistics support:
+- a faction is "too strong" / "too weak" only when its 95% Wilson interval excludes the fair
+  share after Holm's correction over the factions (the page's `significant` mark);
+- a faction or the first player whose mark is not set is "no evidence of ..." — never "fair",
+  since absence of evidence is not evidence of balance; the sentence then says how many games
+  would resolve the gap seen (the games at which an interval around the observed rate, at the
+  Bonferroni level of the Holm-corrected rows, would be narrower than the gap between it and
+  the fair share, never less than 2 points);
+- every sentence carries its interval and the games behind it.
+Sentences are ordered by importance: a significant imbalance first (largest gap first), then
+the first player's advantage, then what the evidence cannot settle yet.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Any, Mapping
+
+#: z of a two-sided 95% interval (the page's intervals).
+Z95 = 1.959963984540054
+#: The smallest gap the "games needed" estimate aims at (2 percentage points).
+MIN_GAP = 0.02
+
+
+@dataclass(frozen=True)
+class Finding:
+    text: str
+    kind: str          # "faction", "first_player", "no_evidence", "more_games"
+    weight: float      # importance (larger first)
+    significant: bool
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f}%"
+
+
+def _interval(low: float, high: float) -> str:
+    return f"[{_pct(low)}, {_pct(high)}]"
+
+
+def _games(n: int) -> str:
+    return f"{n:,} game{'s' if n != 1 else ''}"
+
+
+def _round_up(n: float) -> int:
+    """Up to two significant figures (3,457 -> 3,500): an estimate, not a promise."""
+    if n <= 100:
+        return int(math.ceil(n / 10.0) * 10)
+    mag = 10 ** (int(math.log10(n)) - 1)
+    return int(math.ceil(n / mag) * mag)
+
+
+def games_needed(rate: float, fair: float, player_games: int, n_games: int,
+                 tests: int = 1) -> int:
+    """Games after which an interval around `rate` would be narrower (each side) than the gap
+    to `fair` (at least MIN_GAP): p(1-p) z^2 / gap^2 player-games, turned into games by the
+    run's own ratio of this faction's player-games to games.  With `tests` > 1 (the rows Holm's
+    correction runs over) z is Bonferroni's 1 - 0.05/(2 tests) quantile, the strictest level
+    Holm's step-down uses, so the estimate does not promise significance too early."""
+    gap = max(abs(rate - fair), MIN_GAP)
+    p = min(max(rate, 0.01), 0.99)
+    z = Z95 if tests <= 1 else NormalDist().inv_cdf(1 - 0.05 / (2 * tests))
+    needed_pg = p * (1 - p) * z ** 2 / gap ** 2
+    per_game = player_games / max(n_games, 1)
+    return _round_up(needed_pg / max(per_game, 1e-9))
+
+
+def _name(labels: Mapping[str, str] | None, key: str) -> str:
+    if labels and key in labels:
+        return labels[key]
+    return key.replace("_", " ").title()
+
+
+def _poss(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _win(name: str) -> str:
+    """'Ironclads win', 'Mole Corp wins' (a plural name ends in s)."""
+    return f"{name} {'win' if name.endswith('s') else 'wins'}"
+
+
+def _rows(frame: Any) -> list[dict]:
+    if frame is None:
+        return []
+    if hasattr(frame, "iter_rows"):
+        return list(frame.iter_rows(named=True))
+    return list(frame.to_dict("records"))
+
+
+def _ok(*values: Any) -> bool:
+    return all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in values)
+
+
+def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
+             labels: Mapping[str, str] | None = None) -> list[Finding]:
+    """The findings of one run (with the page's filters), most important first.
+
+    `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
+    `seats`: kind ('turn order' / 'seat'), position, games, rate, low, high, fair_share,
+    significant; `n_games`: the games they rest on; `n_players`: the player-count filter, if
+    any (the sentence then says "of 4-player games"); `labels`: display names of factions."""
+    out: list[Finding] = []
+    if n_players is None:  # one player count in the data: its fair share says which
+        shares = {round(r["fair_share"], 9) for r in _rows(rates) if _ok(r.get("fair_share"))}
+        if len(shares) == 1:
+            k = 1 / next(iter(shares))
+            n_players = round(k) if abs(k - round(k)) < 1e-6 else None
+    of_games = f"of {n_players}-player games" if n_players else "of their games"
+    rows = [r for r in _rows(rates) if _ok(r.get("win_rate"), r.get("low"), r.get("high"))]
+    quiet = []
+    for r in rows:
+        name, fair = _name(labels, r["faction"]), r["fair_share"]
+        gap = r["win_rate"] - fair
+        if r.get("significant"):
+            verdict = "too strong" if gap > 0 else "too weak"
+            out.append(Finding(
+                f"{_win(name)} {_pct(r['win_rate'])} {_interval(r['low'], r['high'])} {of_games} "
+                f"against a fair {_pct(fair)} ({_games(n_games)}): {verdict}.",
+                "faction", 2.0 + abs(gap), True))
+        else:
+            quiet.append(r)
+    first = next((r for r in _rows(seats) if r.get("kind") == "turn order"
+                  and r.get("position") == 0 and _ok(r.get("rate"), r.get("low"), r.get("high"))),
+                 None)
+    if first is not None:
+        gap = first["rate"] - first["fair_share"]
+        head = (f"The first player wins {_pct(first['rate'])} {_interval(first['low'], first['high'])} "
+                f"against a fair {_pct(first['fair_share'])} ({_games(n_games)})")
+        if first.get("significant"):
+            what = "an advantage" if gap > 0 else "a disadvantage"
+            out.append(Finding(f"{head}: {what} of moving first.", "first_player",
+                               1.5 + abs(gap), True))
+        else:
+            orders = sum(1 for r in _rows(seats) if r.get("kind") == "turn order")
+            n = games_needed(first["rate"], first["fair_share"], first["games"], n_games, orders)
+            more = (f"; settling a gap of {_points(gap)} would take about {n:,} games"
+                    if n > n_games else "")
+            out.append(Finding(
+                f"{head}: no evidence of an advantage or a disadvantage of moving first{more}.",
+                "first_player", 0.5 + abs(gap), False))
+    if quiet:
+        lo = min(quiet, key=lambda r: (r["win_rate"], r["faction"]))
+        hi = max(quiet, key=lambda r: (r["win_rate"], r["faction"]))
+        fair = quiet[0]["fair_share"]
+        if len(quiet) == 1:
+            name = _name(labels, lo["faction"])
+            who, span = _win(name), f"{_pct(lo['win_rate'])} {_interval(lo['low'], lo['high'])}"
+            verdict, within = f"{name} cannot be called too strong or too weak yet", name
+        else:
+            who = ("any faction wins" if len(quiet) == len(rows)
+                   else f"the other {len(quiet)} factions win")
+            span = (f"from {_name(labels, lo['faction'])} {_pct(lo['win_rate'])} "
+                    f"{_interval(lo['low'], lo['high'])} to {_name(labels, hi['faction'])} "
+                    f"{_pct(hi['win_rate'])} {_interval(hi['low'], hi['high'])}")
+            verdict = "none of them can be called too strong or too weak yet"
+            within = "every faction" if len(quiet) == len(rows) else "the other factions"
+        out.append(Finding(
+            f"No evidence that {who} more or less than the fair {_pct(fair)} ({span}; "
+            f"{_games(n_games)}): {verdict}.", "no_evidence", 1.0, False))
+        widest = max(quiet, key=lambda r: (abs(r["win_rate"] - r["fair_share"]), r["faction"]))
+        gap = widest["win_rate"] - widest["fair_share"]
+        n = games_needed(widest["win_rate"], widest["fair_share"], widest["games"], n_games,
+                         len(rows))
+        if n > n_games and abs(gap) >= MIN_GAP:
+            out.append(Finding(
+                f"To tell whether {_poss(_name(labels, widest['faction']))} "
+                f"{_pct(widest['win_rate'])} really differs from the fair "
+                f"{_pct(widest['fair_share'])} (a gap of {_points(gap)}), about {n:,} games would "
+                f"be needed; this run has {n_games:,}.", "more_games", 0.9, False))
+        elif n > n_games:
+            out.append(Finding(
+                f"So far {within} {'is' if within != 'the other factions' else 'are'} within "
+                f"{_points(MIN_GAP)} of the fair share; settling a gap of {_points(MIN_GAP)} "
+                f"would take about {n:,} games (this run has {n_games:,}).",
+                "more_games", 0.9, False))
+    out.sort(key=lambda f: -f.weight)
+    return out
+
+
+def _points(gap: float) -> str:
+    g = abs(gap) * 100
+    if g < 100 * MIN_GAP - 1e-9:
+        return f"under {100 * MIN_GAP:.0f} points"
+    return f"{g:.0f} points"
+
+
+def sentences(*args: Any, **kwargs: Any) -> list[str]:
+    """`findings(...)` as plain text, most important first."""
+    return [f.text for f in findings(*args, **kwargs)]

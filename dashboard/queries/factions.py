@@ -1,0 +1,245 @@
+"""Queries of the Factions page: win rates, score distributions, seats, the matrix, the
+strength model."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from . import core
+from .core import ANALYSIS_TTL_S, SchemaMismatch, cached
+from .filters import _FILTERED, _GAME_IDS, _params, _with_rates
+
+
+# A win shared by k tied winners counts 1/k (issue 12, P13): the rates of a game sum to 1.
+# `nw` counts each game's winners over all its seats (before the bot filter).
+_WINNERS = """, nw AS (
+    SELECT p.game_id, count(*) FILTER (WHERE p.won) AS n_won FROM players AS p
+    SEMI JOIN fg ON fg.game_id = p.game_id WHERE p.run_id = $run GROUP BY p.game_id
+), fc AS (
+    SELECT fp.*, CASE WHEN fp.won THEN 1.0 / nw.n_won ELSE 0.0 END AS credit
+    FROM fp JOIN nw ON nw.game_id = fp.game_id
+)
+"""
+
+_FACTION_RATES_SQL = _FILTERED + _WINNERS + """
+SELECT faction::VARCHAR                      AS faction,
+       count(*)::BIGINT                      AS games,
+       sum(credit)::DOUBLE                   AS wins,
+       avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share,
+       avg(score)::DOUBLE                    AS mean_score,
+       sqrt(((count(*) * sum(score::HUGEINT * score) - sum(score::HUGEINT) ^ 2)::DOUBLE)
+            / nullif(count(*) * (count(*) - 1), 0)) AS sd_score
+FROM fc GROUP BY faction ORDER BY faction
+"""
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def faction_rates(db: str, run_id: str, n_players: int | None = None,
+                  map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
+    """Per faction: player-games, wins (a tied win counts 1/k), fair share, mean/sd score, and
+    the win rate with its Wilson interval, binomial p-value against the fair share, Holm mark
+    and simultaneous (Bonferroni, Clopper-Pearson) interval."""
+    frame = core.read_frame(db, _FACTION_RATES_SQL, _params(run_id, n_players, map_id, bot))
+    return _with_rates(frame).with_columns(pl.col("rate").alias("win_rate"))
+
+
+_SCORE_QUANTILES_SQL = _FILTERED + """
+SELECT faction::VARCHAR AS faction, count(*)::BIGINT AS n,
+       avg(score)::DOUBLE AS mean, min(score)::DOUBLE AS min,
+       quantile_cont(score, 0.05) AS p05, quantile_cont(score, 0.25) AS q1,
+       quantile_cont(score, 0.5) AS median, quantile_cont(score, 0.75) AS q3,
+       quantile_cont(score, 0.95) AS p95, max(score)::DOUBLE AS max
+FROM fp GROUP BY faction ORDER BY faction
+"""
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def score_quantiles(db: str, run_id: str, n_players: int | None = None,
+                    map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
+    """Final-score distribution per faction as quantiles (a box plot without the raw rows)."""
+    return core.read_frame(db, _SCORE_QUANTILES_SQL, _params(run_id, n_players, map_id, bot))
+
+
+# One pass over the players feeds both groupings (GROUPING SETS), not a UNION of two scans.
+# Turn order counts from the starting player of the game (games.start_seat, issue 12 P5), not
+# games.first_seat (the first player of the last round); runs stored before start_seat have no
+# turn order rows.
+_SEAT_RATES_SQL = _FILTERED + _WINNERS + """, ft AS (
+    SELECT fc.*, ((fc.seat - g.start_seat + fc.n_players) % fc.n_players)::INTEGER AS start_position
+    FROM fc JOIN games AS g ON g.run_id = $run AND g.game_id = fc.game_id
+)
+SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
+       coalesce(seat, start_position)::INTEGER AS position, count(*)::BIGINT AS games,
+       sum(credit)::DOUBLE AS wins,
+       avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
+FROM ft GROUP BY GROUPING SETS ((seat), (start_position))
+ORDER BY kind, position
+"""
+_SEAT_RATES_OLD_SQL = _SEAT_RATES_SQL.replace("g.start_seat", "NULL::INTEGER")
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def has_start_seat(db: str) -> bool:
+    """Whether the database's games table has the starting player (start_seat)."""
+    frame = core.read_frame(db, "SELECT count(*) AS n FROM information_schema.columns "
+                                "WHERE table_name = 'games' AND column_name = 'start_seat'")
+    return bool(frame["n"][0])
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def seat_rates(db: str, run_id: str, n_players: int | None = None,
+               map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
+    """Win rate by table seat and by turn order (0 = the game's starting player), with
+    intervals and Holm marks against the fair share (corrected within each kind).  Games
+    without a recorded starting player (older runs) have no turn-order row."""
+    sql = _SEAT_RATES_SQL if has_start_seat(db) else _SEAT_RATES_OLD_SQL
+    frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
+    frame = frame.filter(pl.col("position").is_not_null())
+    parts = [_with_rates(frame.filter(pl.col("kind") == k)) for k in ("seat", "turn order")]
+    return pl.concat(parts, how="vertical_relaxed")
+
+
+# Head to head (issue 12, P2): in every game where both sat, does A finish above B (rank; a tie
+# in rank counts 1/2)?  P(A above B | both seated) = 1/2 is a matchup question; "A's win rate at
+# tables with B = 1/P" mostly repeated A's overall strength.
+_HEAD_TO_HEAD_SQL = _FILTERED + """
+SELECT a.faction::VARCHAR AS faction, b.faction::VARCHAR AS opponent,
+       count(*)::BIGINT AS games,
+       sum(CASE WHEN a.rank < b.rank THEN 1.0 WHEN a.rank = b.rank THEN 0.5 ELSE 0.0 END)::DOUBLE AS wins,
+       0.5::DOUBLE AS fair_share
+FROM fp AS a
+JOIN players AS b ON b.game_id = a.game_id AND b.seat <> a.seat
+WHERE b.run_id = $run
+GROUP BY a.faction, b.faction
+ORDER BY a.faction, b.faction
+"""
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def faction_matrix(db: str, run_id: str, n_players: int | None = None,
+                   map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
+    """Head to head: for each ordered pair (faction, opponent) of factions that shared a table,
+    the share of those games the faction finished above the opponent (ties in rank 1/2), with
+    its Wilson interval, an exact binomial test against 1/2 and Holm's correction over the
+    unordered pairs (A-B and B-A are one question: the same p-value).  Every pair of factions is
+    a row; a pair that never shared a table has games = 0 and no rate (the chart greys it)."""
+    frame = core.read_frame(db, _HEAD_TO_HEAD_SQL, _params(run_id, n_players, map_id, bot))
+    return head_to_head_rates(frame)
+
+
+def head_to_head_rates(frame: pl.DataFrame) -> pl.DataFrame:
+    """Rates, tests and Holm (one test per unordered pair) of a head-to-head count frame; the
+    pairs that never met are added with games = 0."""
+    from pipelines import stats
+
+    names = sorted(set(frame["faction"].to_list()) | set(frame["opponent"].to_list())) \
+        if frame.height else []
+    have = {(r["faction"], r["opponent"]): r for r in frame.iter_rows(named=True)}
+    rows = []
+    for a in names:
+        for b in names:
+            if a != b:
+                r = have.get((a, b), {"games": 0, "wins": 0.0})
+                rows.append({"faction": a, "opponent": b, "games": int(r["games"]),
+                             "wins": float(r["wins"]), "fair_share": 0.5})
+    out = pl.DataFrame(rows, schema={"faction": pl.Utf8, "opponent": pl.Utf8, "games": pl.Int64,
+                                     "wins": pl.Float64, "fair_share": pl.Float64})
+    if out.is_empty():
+        return _with_rates(out)
+    pairs = sorted({tuple(sorted((a, b))) for a, b in zip(out["faction"], out["opponent"])})
+    key = {(r["faction"], r["opponent"]): r for r in out.iter_rows(named=True)}
+    pvals = []
+    for a, b in pairs:
+        r = key[(a, b)]
+        pvals.append(stats.rate_test(r["wins"], r["games"], 0.5) if r["games"] else float("nan"))
+    reject, adj = stats.holm(pvals)
+    by_pair = {q: (p, ph, rj) for q, p, ph, rj in zip(pairs, pvals, adj, reject)}
+    m = max(1, sum(1 for p in pvals if p == p))
+    cols = {k: [] for k in ("rate", "low", "high", "p_value", "p_holm", "significant",
+                            "low_sim", "high_sim")}
+    for r in out.iter_rows(named=True):
+        p, ph, rj = by_pair[tuple(sorted((r["faction"], r["opponent"])))]
+        rc = stats.rate_ci(r["wins"], r["games"])
+        lo, hi = stats.exact_ci(r["wins"], r["games"], 0.05 / m)
+        for k, v in (("rate", rc.rate), ("low", rc.low), ("high", rc.high), ("p_value", p),
+                     ("p_holm", ph), ("significant", bool(rj)), ("low_sim", lo), ("high_sim", hi)):
+            cols[k].append(v)
+    return out.with_columns([pl.Series(k, v, dtype=pl.Boolean if k == "significant" else pl.Float64)
+                             for k, v in cols.items()])
+
+
+#: Seats the strength model's pivot handles (a constant of the SQL text below).
+LINEUP_SEATS = 8
+
+# One row per distinct table: the faction and bot in each seat (a pivot with a constant list of
+# seats: hash aggregation, no per-game sorting), who won as a bit mask, and how many games.
+_LINEUPS_SQL = _GAME_IDS + """, tables AS (
+    SELECT
+           max(CASE WHEN p.seat = 0 THEN p.faction END) AS f0, max(CASE WHEN p.seat = 0 THEN coalesce(p.bot, '') END) AS b0,
+           max(CASE WHEN p.seat = 1 THEN p.faction END) AS f1, max(CASE WHEN p.seat = 1 THEN coalesce(p.bot, '') END) AS b1,
+           max(CASE WHEN p.seat = 2 THEN p.faction END) AS f2, max(CASE WHEN p.seat = 2 THEN coalesce(p.bot, '') END) AS b2,
+           max(CASE WHEN p.seat = 3 THEN p.faction END) AS f3, max(CASE WHEN p.seat = 3 THEN coalesce(p.bot, '') END) AS b3,
+           max(CASE WHEN p.seat = 4 THEN p.faction END) AS f4, max(CASE WHEN p.seat = 4 THEN coalesce(p.bot, '') END) AS b4,
+           max(CASE WHEN p.seat = 5 THEN p.faction END) AS f5, max(CASE WHEN p.seat = 5 THEN coalesce(p.bot, '') END) AS b5,
+           max(CASE WHEN p.seat = 6 THEN p.faction END) AS f6, max(CASE WHEN p.seat = 6 THEN coalesce(p.bot, '') END) AS b6,
+           max(CASE WHEN p.seat = 7 THEN p.faction END) AS f7, max(CASE WHEN p.seat = 7 THEN coalesce(p.bot, '') END) AS b7,
+           max(CASE WHEN p.seat = 0 THEN p.rank END) AS r0, max(CASE WHEN p.seat = 1 THEN p.rank END) AS r1,
+           max(CASE WHEN p.seat = 2 THEN p.rank END) AS r2, max(CASE WHEN p.seat = 3 THEN p.rank END) AS r3,
+           max(CASE WHEN p.seat = 4 THEN p.rank END) AS r4, max(CASE WHEN p.seat = 5 THEN p.rank END) AS r5,
+           max(CASE WHEN p.seat = 6 THEN p.rank END) AS r6, max(CASE WHEN p.seat = 7 THEN p.rank END) AS r7,
+           sum(CAST(p.won AS BIGINT) << p.seat)::BIGINT AS won_mask, max(p.seat) AS top_seat,
+           count(*) AS seats
+    FROM players AS p SEMI JOIN fg ON fg.game_id = p.game_id
+    WHERE p.run_id = $run
+    GROUP BY p.game_id
+)
+SELECT f0, b0, f1, b1, f2, b2, f3, b3, f4, b4, f5, b5, f6, b6, f7, b7,
+       r0, r1, r2, r3, r4, r5, r6, r7, won_mask, max(top_seat) AS top_seat, max(seats) AS seats,
+       count(*)::BIGINT AS games
+FROM tables GROUP BY ALL ORDER BY ALL  -- a total order: the fit sums in the same order
+"""
+
+
+def _lineups(frame: pl.DataFrame):
+    """Distinct tables (seat, faction, bot per seat; finishing ranks) -> the Plackett-Luce
+    model's input."""
+    for row in frame.iter_rows(named=True):
+        if row["top_seat"] >= LINEUP_SEATS or row["seats"] != row["top_seat"] + 1:
+            raise SchemaMismatch(f"the strength model handles tables of seats 0..{LINEUP_SEATS - 1}")
+        n = row["seats"]
+        yield ([row[f"f{i}"] for i in range(n)], [str(i) for i in range(n)],
+               [row[f"b{i}"] for i in range(n)],
+               [row[f"r{i}"] if row[f"r{i}"] is not None else
+                (1 if (row["won_mask"] >> i) & 1 else 2) for i in range(n)], row["games"])
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def strength_model(db: str, run_id: str, n_players: int | None = None,
+                   map_id: str | None = None, version: str = "") -> tuple[pl.DataFrame, int]:
+    """Faction strengths controlling for seat (and bot, when bots vary within a seat): the
+    Plackett-Luce model over the full finishing order (players.rank), fitted on the distinct
+    tables of the run (pipelines.stats).  When each seat has its own fixed bot, the seat
+    terms carry that bot's effect too: their level reads "1 (+ bot greedy)".
+
+    Returns (terms, games): one row per term with ``kind``, ``level``, ``estimate`` (log-
+    strength), ``low``, ``high`` and ``odds`` (= exp(estimate)); and the games it rests on.
+    """
+    from pipelines import stats
+
+    lineups = core.read_frame(db, _LINEUPS_SQL, {"run": run_id, "np": n_players, "map": map_id})
+    fit = stats.plackett_luce_model(_lineups(lineups))
+    bot_of = {}
+    if fit.reference.get("seat_includes_bot") and lineups.height:
+        first = lineups.row(0, named=True)
+        bot_of = {str(i): first[f"b{i}"] for i in range(LINEUP_SEATS) if first[f"b{i}"]}
+
+    def level(t) -> str:
+        return f"{t.level} (+ bot {bot_of[t.level]})" if t.kind == "seat" and t.level in bot_of \
+            else t.level
+    frame = pl.DataFrame(
+        [{"kind": t.kind, "level": level(t), "estimate": t.estimate, "low": t.low,
+          "high": t.high} for t in fit.terms],
+        schema={"kind": pl.Utf8, "level": pl.Utf8, "estimate": pl.Float64, "low": pl.Float64,
+                "high": pl.Float64},
+    )
+    return frame.with_columns(pl.col("estimate").exp().alias("odds")), fit.n_games

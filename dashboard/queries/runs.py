@@ -1,0 +1,197 @@
+"""Queries of the Runs page and the page head: the runs, one run's summary, details and
+filter values."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import polars as pl
+
+from . import core
+from .core import ANALYSIS_TTL_S, CACHE_TTL_S, cached
+from .filters import _FILTERED, _params
+
+
+RUNS_COLUMNS = {
+    "run_id": pl.Utf8,
+    "created_at": pl.Datetime("us"),
+    "game": pl.Utf8,
+    "label": pl.Utf8,
+    "variant": pl.Utf8,
+    "n_games": pl.Int64,
+    "status": pl.Utf8,
+    "games_stored": pl.Int64,
+    "rules_hash": pl.Utf8,
+}
+
+_RUNS_SQL = """
+SELECT r.run_id::VARCHAR            AS run_id,
+       r.created_at::TIMESTAMP      AS created_at,
+       r.game::VARCHAR              AS game,
+       r.label::VARCHAR             AS label,
+       r.variant::VARCHAR           AS variant,
+       r.n_games::BIGINT            AS n_games,
+       r.status::VARCHAR            AS status,
+       coalesce(g.games_stored, 0)::BIGINT AS games_stored,
+       r.rules_hash::VARCHAR        AS rules_hash
+FROM runs AS r
+LEFT JOIN (SELECT run_id, count(*) AS games_stored FROM games GROUP BY run_id) AS g
+       ON g.run_id = r.run_id
+ORDER BY r.created_at DESC NULLS LAST, r.run_id
+"""
+
+# A database whose writer has created ``runs`` but not yet ``games``.
+_RUNS_NO_GAMES_SQL = """
+SELECT r.run_id::VARCHAR            AS run_id,
+       r.created_at::TIMESTAMP      AS created_at,
+       r.game::VARCHAR              AS game,
+       r.label::VARCHAR             AS label,
+       r.variant::VARCHAR           AS variant,
+       r.n_games::BIGINT            AS n_games,
+       r.status::VARCHAR            AS status,
+       0::BIGINT                    AS games_stored,
+       r.rules_hash::VARCHAR        AS rules_hash
+FROM runs AS r
+ORDER BY r.created_at DESC NULLS LAST, r.run_id
+"""
+
+
+def empty_runs() -> pl.DataFrame:
+    return pl.DataFrame(schema=RUNS_COLUMNS)
+
+
+@cached(ttl=CACHE_TTL_S)
+def runs_overview(db: str) -> pl.DataFrame:
+    """One row per run, newest first, with the number of games actually stored.
+
+    Returns an empty frame (same columns) when the database has no ``runs`` table yet.
+    """
+    tables = core.existing_tables(db)
+    if "runs" not in tables:
+        return empty_runs()
+    sql = _RUNS_SQL if "games" in tables else _RUNS_NO_GAMES_SQL
+    return core.read_frame(db, sql)
+
+
+# --- one run's summary -------------------------------------------------------------
+
+_FACTIONS_SQL = """
+SELECT p.faction::VARCHAR                              AS faction,
+       count(*)::BIGINT                                AS games,
+       sum(CAST(p.won AS INTEGER))::BIGINT             AS wins,
+       avg(CAST(p.won AS DOUBLE))                      AS win_rate,
+       avg(p.score::DOUBLE)                            AS mean_score,
+       stddev_samp(p.score::DOUBLE)                    AS sd_score,
+       avg(1.0 / nullif(g.n_players, 0))               AS fair_share
+FROM players AS p
+LEFT JOIN games AS g ON g.run_id = p.run_id AND g.game_id = p.game_id
+WHERE p.run_id = ?
+GROUP BY p.faction
+ORDER BY win_rate DESC, faction
+"""
+
+
+@cached(ttl=CACHE_TTL_S)
+def faction_summary(db: str, run_id: str) -> pl.DataFrame:
+    """Per faction of one run: player-games, wins, win rate, mean and sd of score, fair share.
+
+    The fair share is the mean of 1 / players over the faction's games (the win rate a
+    perfectly balanced faction would have).
+    """
+    return core.read_frame(db, _FACTIONS_SQL, [run_id])
+
+
+_CATEGORIES_SQL = """
+WITH totals AS (
+    SELECT category::VARCHAR AS category, sum(points)::BIGINT AS points
+    FROM score_events
+    WHERE run_id = ?
+    GROUP BY category
+), seats AS (
+    SELECT count(*) AS player_games FROM players WHERE run_id = ?
+)
+SELECT t.category,
+       t.points,
+       t.points / nullif(s.player_games, 0)            AS points_per_player_game,
+       t.points / nullif(sum(t.points) OVER (), 0)     AS share
+FROM totals AS t, seats AS s
+ORDER BY t.points DESC, t.category
+"""
+
+
+@cached(ttl=CACHE_TTL_S)
+def points_by_category(db: str, run_id: str) -> pl.DataFrame:
+    """Score points of one run by category: total, per player-game and share of all points."""
+    return core.read_frame(db, _CATEGORIES_SQL, [run_id, run_id])
+
+
+# --- one run's details and its filter values ----------------------------------------------
+
+@cached(ttl=CACHE_TTL_S)
+def run_details(db: str, run_id: str) -> dict[str, Any] | None:
+    """The run's row of ``runs`` (every stored column) plus ``games_stored``, or None."""
+    frame = core.read_frame(
+        db,
+        "SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT "
+        "AS games_stored FROM runs AS r WHERE r.run_id = $run",
+        {"run": run_id},
+    )
+    return frame.row(0, named=True) if frame.height else None
+
+
+_OPTIONS_SQL = """
+SELECT
+  (SELECT list(DISTINCT n_players ORDER BY n_players) FROM games WHERE run_id = $run) AS n_players,
+  (SELECT list(DISTINCT map ORDER BY map) FROM games WHERE run_id = $run AND map IS NOT NULL) AS maps,
+  (SELECT list(DISTINCT bot ORDER BY bot) FROM players WHERE run_id = $run AND bot IS NOT NULL) AS bots,
+  (SELECT list(DISTINCT faction ORDER BY faction) FROM players WHERE run_id = $run) AS factions
+"""
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def filter_options(db: str, run_id: str, version: str = "") -> dict[str, list]:
+    """The player counts, maps, bots and factions present in a run (for the filter widgets)."""
+    row = core.read_frame(db, _OPTIONS_SQL, {"run": run_id}).row(0, named=True)
+    return {k: list(v or []) for k, v in row.items()}
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def games_count(db: str, run_id: str, n_players: int | None = None, map_id: str | None = None,
+                bot: str | None = None, version: str = "") -> int:
+    """How many games of the run pass the filters."""
+    sql = _FILTERED + "SELECT count(*)::BIGINT AS n FROM fg"
+    frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
+    return int(frame["n"][0])
+
+
+# --- liveness: live, stalled, done or failed ------------------------------------------------
+
+_LIVENESS_COLUMNS = ("host", "pid", "heartbeat_at")
+
+
+def run_states(db: str) -> dict[str, Any]:
+    """(uncached: it depends on the clock and on processes) run id -> its
+    `pipelines.store.liveness.Liveness`: running, stalled (with since and why), done, failed."""
+    from pipelines.store.liveness import liveness
+    have = set(core.read_frame(
+        db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'",
+        busy_timeout_s=1.0)["column_name"].to_list())
+    if "run_id" not in have:
+        return {}
+    extra = ", ".join(f"r.{c}" if c in have else f"NULL AS {c}" for c in _LIVENESS_COLUMNS)
+    sql = "SELECT r.run_id, r.status, " + extra + " FROM runs AS r"  # column names: constants
+    frame = core.read_frame(db, sql, busy_timeout_s=1.0)
+    return {row["run_id"]: liveness(row) for row in frame.iter_rows(named=True)}
+
+
+def launched_run(db: str, host: str, pid: int) -> dict[str, Any] | None:
+    """(uncached) the newest run written by process `pid` on `host` (a launched job's run)."""
+    have = set(core.read_frame(
+        db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'",
+        busy_timeout_s=1.0)["column_name"].to_list())
+    if not {"host", "pid"} <= have:
+        return None
+    frame = core.read_frame(
+        db, "SELECT run_id, status, n_games, games_done FROM runs WHERE host = ? AND pid = ? "
+            "ORDER BY created_at DESC LIMIT 1", [host, pid], busy_timeout_s=1.0)
+    return frame.row(0, named=True) if frame.height else None

@@ -1,0 +1,157 @@
+"""Queries of the What-if and Checks pages: small, aggregated, cached.
+
+The SQL of the lab lives in pipelines/lab/ (compare.py, sweep.py, design_checks.py, all
+parameterised and aggregated in DuckDB); this module caches their results for the pages (the
+same `cached` helper as every page) and turns the database problems into the dashboard's
+friendly errors (the exception types of dashboard.queries.core).
+"""
+
+from __future__ import annotations
+
+import json
+
+import duckdb
+import polars as pl
+
+from engine.core.errors import DelveError
+from pipelines.store.connect import is_lock_error
+
+from . import core
+from .core import DatabaseBusy, DatabaseUnreadable, SchemaMismatch, cached
+
+TTL_S = 3
+
+RUN_COLUMNS = ("run_id", "created_at", "game", "label", "variant", "rules_hash", "n_games",
+               "games_done", "status", "paired_with", "sweep_id", "config", "seed")
+
+
+def _guard(fn, *args, **kw):
+    """Run a pipelines reader; lock and schema problems become dashboard errors."""
+    try:
+        return fn(*args, **kw)
+    except (duckdb.CatalogException, duckdb.BinderException) as exc:
+        raise SchemaMismatch(str(exc)) from exc
+    except duckdb.Error as exc:
+        if is_lock_error(exc):
+            raise DatabaseBusy(str(exc)) from exc
+        raise DatabaseUnreadable(str(exc)) from exc
+
+
+@cached(ttl=TTL_S)
+def runs(db: str) -> pl.DataFrame:
+    """Every run, newest first, with the what-if columns (null in older databases)."""
+    frame = core.read_frame(db, "SELECT * FROM runs ORDER BY created_at DESC, run_id")
+    return frame.with_columns([pl.lit(None).alias(c) for c in RUN_COLUMNS
+                               if c not in frame.columns]).select(RUN_COLUMNS)
+
+
+def run_progress(db: str, run_id: str) -> dict | None:
+    """(uncached) games stored, planned and status of a run, for the live progress bar."""
+    frame = core.read_frame(
+        db, "SELECT r.run_id, r.n_games, r.status, (SELECT count(*) FROM games g "
+            "WHERE g.run_id = r.run_id) AS stored FROM runs r WHERE r.run_id = ?", [run_id],
+        busy_timeout_s=1.0)
+    return frame.row(0, named=True) if frame.height else None
+
+
+def find_launched(db: str, base: str, variant: str, since) -> dict | None:
+    """(uncached) the newest run paired with `base` under `variant` created at or after `since`."""
+    cols = set(core.read_frame(
+        db, "SELECT column_name FROM information_schema.columns WHERE table_name = 'runs'",
+        busy_timeout_s=1.0)["column_name"].to_list())
+    if "paired_with" not in cols:
+        return None
+    frame = core.read_frame(
+        db, "SELECT r.run_id, r.n_games, r.status, (SELECT count(*) FROM games g "
+            "WHERE g.run_id = r.run_id) AS stored FROM runs r WHERE r.paired_with = ? "
+            "AND r.variant = ? AND r.created_at >= ? ORDER BY r.created_at DESC LIMIT 1",
+        [base, variant, since], busy_timeout_s=1.0)
+    return frame.row(0, named=True) if frame.height else None
+
+
+@cached(ttl=TTL_S)
+def comparison(db: str, run_a: str, run_b: str):
+    """pipelines.lab.compare.compare, cached; a DelveError becomes its message (str)."""
+    from pipelines.lab.compare import compare
+    try:
+        return _guard(compare, db, run_a, run_b)
+    except DelveError as exc:
+        return str(exc)
+
+
+@cached(ttl=TTL_S)
+def sweep(db: str, sweep_id: str) -> pl.DataFrame:
+    from pipelines.lab.sweep import sweep_table
+    return _guard(sweep_table, db, sweep_id)
+
+
+@cached(ttl=TTL_S)
+def checks(db: str, run_id: str):
+    """pipelines.lab.design_checks.run_checks, cached; a DelveError becomes its message (str)."""
+    from pipelines.lab.design_checks import run_checks
+    try:
+        return _guard(run_checks, db, run_id)
+    except DelveError as exc:
+        return str(exc)
+
+
+@cached(ttl=TTL_S)
+def base_rules(db: str, run_id: str):
+    """(game id, effective rules document, rules model class, base variants, base sets) of a
+    run, or the error message (str)."""
+    from pipelines.run.plan import import_game
+    from pipelines.store import resolve_run
+    try:
+        row = _guard(resolve_run, db, run_id)
+        cfg = json.loads(row["config"] or "{}")
+        game = import_game(row["game"], cfg.get("game_modules", ()))
+    except DelveError as exc:
+        return str(exc)
+    return (game.id, json.loads(row["rules"]), cfg.get("variants", []), cfg.get("sets", []))
+
+
+def games_to_settle(n: int, diff: float, low: float, high: float, *, paired: bool = True,
+                    alpha_adj: float = 0.05, significant: bool = False,
+                    power: float = 0.8) -> int | None:
+    """About how many more games (beyond the `n` played; in each run when unpaired) a
+    difference of its current size needs to be detected with `power` (80%) at the level
+    `alpha_adj` (the strictest Holm step of its family, alpha / m): a power calculation with
+    statsmodels' TTestPower (paired: a one-sample t on the per-game differences) or
+    NormalIndPower (independent runs), the standard deviation read back from the interval.
+    0 when the row is already significant after Holm; None when it cannot be said (no spread:
+    no game changed, or no difference).  Plan the size before playing: adding games until a
+    row turns significant is optional stopping and inflates false positives (issue 12, P9)."""
+    from scipy import stats as sps
+    from statsmodels.stats.power import NormalIndPower, TTestPower
+
+    if n is None or n < 2 or diff is None or low is None or high is None:
+        return None
+    if any(x != x for x in (diff, low, high)):
+        return None
+    if significant:
+        return 0
+    half = (high - low) / 2
+    if diff == 0 or half <= 0:
+        return None
+    if paired:
+        sd = half / float(sps.t.ppf(0.975, n - 1)) * n ** 0.5
+        need = TTestPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj, power=power,
+                                        alternative="two-sided")
+    else:
+        sd = half / float(sps.norm.ppf(0.975)) * (n / 2) ** 0.5
+        need = NormalIndPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj,
+                                            power=power, ratio=1.0, alternative="two-sided")
+    need = float(need if not hasattr(need, "__len__") else need[0])
+    return max(0, int(need - n + 0.999))
+
+
+def settle_column(cmp, alpha: float = 0.05) -> list[int | None]:
+    """`games_to_settle` for every row of a comparison's table, at alpha / (its family's size)."""
+    sizes = {f: int((cmp.table["family"] == f).sum()) for f in set(cmp.table["family"])}
+    out = []
+    for r in cmp.table.iter_rows(named=True):
+        n = r["n_a"] if cmp.paired else min(r["n_a"], r["n_b"])
+        out.append(games_to_settle(n, r["diff"], r["low"], r["high"], paired=cmp.paired,
+                                   alpha_adj=alpha / max(1, sizes[r["family"]]),
+                                   significant=bool(r["significant"])))
+    return out

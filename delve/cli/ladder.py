@@ -1,0 +1,88 @@
+"""`delve ladder` (the skill ladder) and `delve tune` (the search bot's per-game grid)."""
+
+from __future__ import annotations
+
+import click
+
+from .base import db_option
+
+
+@click.command("ladder")
+@click.argument("game")
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Games per rung (split evenly over the seats).")
+@click.option("--budget", "start_budget", type=click.IntRange(min=1), default=100,
+              show_default=True, help="Budget of the first MCTS rung (forward-model calls).")
+@click.option("--rungs", "n_search", type=click.IntRange(min=0), default=3, show_default=True,
+              help="MCTS rungs above greedy, the budget doubling at each.")
+@click.option("--vs", default=None, help="Play every rung against this bot (e.g. greedy) "
+                                         "instead of the rung below.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--label", default="", help="Label of the ladder's runs (default 'ladder ID').")
+@db_option
+def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs, label, db):
+    """Play the skill ladder of GAME: random < greedy < mcts:B < mcts:2B < ..., each rung in
+    one seat against the rung below in the others (seats rotated); print each rung's win rate
+    with its 95% interval against the fair share, and which rungs are validated (interval
+    above the fair share).  The rungs are runs in the database (label 'ladder ID')."""
+    from engine.core.registry import get_game
+    from pipelines.ladder.ladder import ladder_rungs, run_ladder
+    from pipelines.run.plan import parse_bots
+    from pipelines.store import Store, check_db_path
+
+    g = get_game(game)
+    if players not in g.player_counts:
+        from engine.core.errors import SetupError
+        raise SetupError(f"--players {players}: {g.title} seats "
+                         f"{', '.join(map(str, g.player_counts))} players")
+    if vs:
+        parse_bots(vs, 1)
+    check_db_path(db)
+    rungs = ladder_rungs(start_budget, n_search)
+    fair = 1.0 / players
+    click.echo(f"ladder of {game} at {players} players: {' < '.join(rungs)}; {games} games "
+               f"per rung; fair share {fair:.1%}")
+    lid, out = run_ladder(game, Store(db), players=players, games=games, rungs=rungs,
+                          seed=seed, jobs=jobs, vs=vs, label=label, echo=click.echo)
+    click.echo(f"\nladder {lid} -> {db}")
+    click.echo(f"{'rung':<24} {'against':<14} {'games':>6} {'win rate':>9} {'95% interval':>17}"
+               f"  validated")
+    best = None
+    for r in out:
+        lo, hi = r.interval()
+        ok = r.validated(fair)
+        best = r.spec if ok else best
+        click.echo(f"{r.spec:<24} {r.below:<14} {r.games:>6} {r.rate:>9.1%} "
+                   f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {'yes' if ok else 'no'}")
+    click.echo(f"strongest validated rung: {best or 'none'}")
+
+
+@click.command("tune")
+@click.argument("game")
+@click.option("--budget", type=click.IntRange(min=1), default=200, show_default=True)
+@click.option("--grid", default="c=0.3,1.0;depth=0,4", show_default=True,
+              help="Parameter values to try: 'KEY=V1,V2;KEY=...' (c, depth, rollout, widen, "
+                   "reward, scale).")
+@click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--vs", "opponent", default="greedy", show_default=True)
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+def tune_command(game, budget, grid, games, players, opponent, seed, jobs):
+    """Grid-search the MCTS parameters of GAME: each candidate in one seat (rotated) against
+    --vs in the others, the same seeds for every candidate; best (lowest mean rank) first.
+    Put the winner in data/bots/GAME.toml with this command as its source."""
+    from engine.core.registry import get_game
+    from pipelines.ladder.tune import tune
+    get_game(game)
+    click.echo(f"tuning {game} at {players} players, budget {budget}, {games} games each "
+               f"against {opponent}")
+    ranked = tune(game, budget=budget, grid=grid, games=games, players=players, seed=seed,
+                  jobs=jobs, opponent=opponent, echo=click.echo)
+    click.echo(f"best: {ranked[0].spec} (mean rank {ranked[0].mean_rank:.2f}, "
+               f"win {ranked[0].rate:.1%})")
+
+
+COMMANDS = (ladder_command, tune_command)

@@ -1,0 +1,162 @@
+"""`delve simulate` and `delve resume`: play a batch of seeded games into the database."""
+
+from __future__ import annotations
+
+import click
+
+from engine.core.errors import DelveError
+
+from .base import db_option
+
+
+@click.command()
+@click.argument("game", required=False)
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="Number of games to play.")
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--bots", default="random", show_default=True,
+              help="A bot for every seat (greedy, random) or a comma list, one per seat.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
+              help="Worker processes (loky).")
+@click.option("--chunk-size", type=click.IntRange(min=1), default=None,
+              help="Games per task (default: chunks of up to a quarter of the games per worker, "
+                   "at most 50, shrinking towards the end so the workers finish together).")
+@click.option("--variant", "variants", multiple=True, type=click.Path(),
+              help="A TOML patch over the base rules (repeatable, applied in order).")
+@click.option("--set", "sets", multiple=True, metavar="PATH=VALUE",
+              help="Override one rules value, e.g. game.rounds=6 (repeatable).")
+@click.option("--map", "map_id", default=None, help="Play every game on this map.")
+@click.option("--factions", default="rotate", show_default=True,
+              help="'rotate' (all factions, seated by a seeded balanced design: every pair meets and "
+                   "every faction takes every seat equally often per cycle) or a comma list, one "
+                   "per seat; seats rotated.")
+@db_option
+@click.option("--label", default="", help="Free text to find the run again.")
+@click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True)
+@click.option("--scheduler", default=None, help="Dask scheduler address (with --backend dask).")
+@click.option("--no-log-moves", is_flag=True, help="Do not record moves (scores still are).")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+@click.option("--flush-seconds", type=click.FloatRange(min=0), default=0.5, show_default=True,
+              help="Write completed games at most this often (one short transaction each).")
+@click.option("--paired-with", default=None, metavar="RUN",
+              help="Replay RUN's exact seeds, seats and maps under these rules (paired comparison).")
+@click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None, metavar="W",
+              help="Add --games games at a time until every faction's win-rate interval is < W.")
+@click.option("--max-games", type=click.IntRange(min=1), default=20000, show_default=True,
+              help="Upper bound on games with --until-ci.")
+@click.option("--variant-name", default=None, help="Name of the variant (with --paired-with).")
+@click.option("--resume", "resume_run", default=None, metavar="RUN",
+              help="Finish the interrupted run RUN (plays exactly its missing games).")
+@click.option("--tiers", default=None, metavar="BOTS",
+              help="Skill tiers, e.g. greedy,mcts:200,mcts:800: one paired run per tier (every "
+                   "seat that bot; the same seeds and seatings), grouped like a sweep.")
+def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
+             factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
+             paired_with, until_ci, max_games, variant_name, resume_run, tiers):
+    """Play a batch of seeded games of GAME with bots and write every move to the database.
+    With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
+    from pipelines.run.plan import make_plan
+    from delve.cli.run_output import exit_if_games_failed, interrupt_exits
+    from pipelines.run.execute import run_plan
+    from pipelines.store import Store, check_db_path
+
+    if resume_run:  # the run's own game, rules and options (delve/cli/run_output.py)
+        from delve.cli.run_output import resume as do_resume
+        ctx = click.get_current_context()
+        given = ctx.get_parameter_source("jobs") != click.core.ParameterSource.DEFAULT
+        return do_resume(db, resume_run, jobs=jobs if given else None, progress=not no_progress,
+                         backend=backend, scheduler=scheduler, flush_s=flush_seconds)
+    if not game:
+        raise click.UsageError("Missing argument 'GAME' (or --resume RUN).")
+    if scheduler and backend != "dask":
+        raise DelveError("--scheduler is only used with --backend dask")
+    check_db_path(db)
+    if paired_with or until_ci or variant_name:  # the what-if lab (delve/cli/lab.py)
+        from delve.cli.lab import simulate_whatif
+        return simulate_whatif(click.get_current_context().params)
+    if tiers:  # balance per skill tier (pipelines/ladder/tiers.py)
+        return simulate_tiers(game, tiers, n_games=n_games, players=players, seed=seed,
+                              variants=variants, sets=sets, map_id=map_id, factions=factions,
+                              db=db, label=label, jobs=jobs, chunk_size=chunk_size,
+                              log_moves=not no_log_moves, progress=not no_progress)
+    plan = make_plan(game, n_games=n_games, n_players=players, bots=bots, seed=seed,
+                     variants=variants, sets=sets, map=map_id, factions=factions)
+    # no --chunk-size: None, guided chunks that shrink towards the end (runner.chunk_sizes)
+    config = {"game": game, "games": n_games, "players": players, "bots": bots, "seed": seed,
+              "jobs": jobs, "chunk_size": chunk_size, "variants": list(variants),
+              "sets": list(sets),
+              "map": map_id, "factions": factions, "label": label, "backend": backend,
+              "scheduler": scheduler, "log_moves": not no_log_moves,
+              "game_modules": list(plan.game_modules)}
+    store = Store(db)
+    with interrupt_exits():  # Ctrl-C: the completed games are kept; says how to resume
+        summary = run_plan(plan, store, jobs=jobs, chunk_size=chunk_size, backend=backend,
+                           scheduler=scheduler, log_moves=not no_log_moves, label=label,
+                           config=config, progress=not no_progress, flush_s=flush_seconds)
+    click.echo(summary.run_id)
+    click.echo(f"{summary.n_games} games of {plan.game.id} ({plan.variant_name}, rules "
+               f"{plan.rules.hash}) in {summary.wall_s:.1f}s, {summary.games_per_s:.1f} games/s "
+               f"-> {db}")
+    fair = 1.0 / plan.n_players
+    click.echo(f"{'faction':<20} {'seats':>6} {'wins':>6} {'win rate':>9}   (fair share {fair:.1%})")
+    for faction in sorted(summary.seats):
+        n, w = summary.seats[faction], summary.wins[faction]
+        click.echo(f"{faction:<20} {n:>6} {w:>6} {w / n:>9.1%}")
+    click.echo(seating_line(plan))
+    exit_if_games_failed(summary)  # a game that raised: its seed and how to reproduce it
+
+
+def seating_line(plan) -> str:
+    """The seating design and its balance over the games played (pairs together, faction in
+    seat: min / max), e.g. for `delve simulate`."""
+    from pipelines.run.seating import balance
+    b = balance([[s.faction for s in spec.seats] for spec in plan.specs], plan.factions)
+    kind = plan.design.kind if plan.design is not None else "alphabetical rotation (older run)"
+    cycle = f", a cycle is {plan.design.cycle} games" if plan.design is not None else ""
+    return f"seating: {kind}{cycle}; {b.describe()}"
+
+
+def simulate_tiers(game, tiers, *, n_games, players, seed, variants, sets, map_id, factions, db,
+                   label, jobs, chunk_size, log_moves, progress):
+    from pipelines.ladder.tiers import parse_tiers, run_tiers
+    from pipelines.ladder.match import wilson
+    from pipelines.run.pairing import faction_rates
+    from pipelines.store import Store
+
+    tier_list = parse_tiers(tiers)
+    kw = {"variants": variants, "sets": sets, "map": map_id, "factions": factions}
+    sweep_id, runs = run_tiers(game, Store(db), tiers=tier_list, n_games=n_games,
+                               players=players, seed=seed, plan_kwargs=kw, label=label,
+                               jobs=jobs, chunk_size=chunk_size, log_moves=log_moves,
+                               progress=progress, echo=click.echo)
+    click.echo(f"{sweep_id}: {len(runs)} tiers of {n_games} games -> {db}")
+    rates = {tier: faction_rates(db, run_id) for tier, run_id in runs}
+    factions_all = sorted({f for r in rates.values() for f in r})
+    click.echo(f"{'faction':<20}" + "".join(f"{t:>26}" for t, _ in runs))
+    for f in factions_all:
+        cells = []
+        for tier, _ in runs:
+            w, n = rates[tier].get(f, (0, 0))
+            lo, hi = wilson(w, n)
+            cells.append(f"{w / max(1, n):.1%} [{lo:.1%}, {hi:.1%}]")
+        click.echo(f"{f:<20}" + "".join(f"{c:>26}" for c in cells))
+
+
+@click.command()
+@click.argument("run")
+@db_option
+@click.option("--jobs", type=click.IntRange(min=1), default=None,
+              help="Worker processes (default: as the run was started).")
+@click.option("--no-progress", is_flag=True, help="Hide the progress bar.")
+def resume(run, db, jobs, no_progress):
+    """Finish a run that was killed or failed part-way: play only the games it does not have,
+    with the run's stored rules and options (each game ends up in the database exactly once).
+    Same as `delve simulate --resume RUN`."""
+    from delve.cli.run_output import resume as do_resume
+    do_resume(db, run, jobs=jobs, progress=not no_progress)
+
+
+
+
+COMMANDS = (simulate, resume)

@@ -1,0 +1,254 @@
+"""Information-set Monte Carlo tree search (single-observer IS-MCTS, Cowling, Powley and
+Whitehouse 2012), for any registered game through the protocol alone.
+
+One tree over the searching seat's information sets: a node is the sequence of decisions
+taken since the root (open loop), shared by every world the seat cannot tell apart.  Each
+iteration samples a fresh world from the seat's observation, `game.determinize(obs, seat,
+rng)` (the observation itself, copied, when the game declares no determinize: no hidden
+information), then walks that world down the tree:
+
+- selection: UCT over the children legal in this world, with availability counts (a child's
+  exploration term uses how often it *could* have been chosen, not the parent's visits);
+  every seat picks what maximises its own reward (multi-player, max-n style);
+- expansion: one new child per iteration; with `widen` > 0 a node's options are ranked once by
+  the game's heuristic and only the best `widen + isqrt(visits)` are considered (progressive
+  widening), otherwise untried options are taken in random order;
+- rollout: `depth` steps of the random or greedy policy, then the game's heuristic
+  (`evaluate`) for every seat at the leaf, or the result if the game ended;
+- backpropagation: each node adds the reward of the seat that chose it.
+
+Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
+seat's value over `scale`; "rank": the share of the other seats it beats), so one exploration
+constant suits every game.
+
+Budget: forward-model calls, never time.  Every `apply` the search makes on its worlds counts
+one, and every option it asks the game to value (greedy rollout steps, the widening ranks)
+counts one, as if it had applied the option to look at it.  A search stops at the first
+iteration boundary at or past the budget.  The bot's only randomness is its own stream
+(`engine.core.rng.bot_rng`), so the same seed gives the same moves on any machine.
+"""
+
+from __future__ import annotations
+
+import math
+from math import isqrt, log, sqrt
+
+from .greedy import option_values
+from .params import MCTSParams
+
+
+class Node:
+    __slots__ = ("seat", "n", "w", "avail", "children", "order", "prior")
+
+    def __init__(self, seat: int):
+        self.seat = seat          # the seat whose decision led here (its reward is summed)
+        self.n = 0
+        self.w = 0.0
+        self.avail = 0            # iterations in which this node's action was legal
+        self.children: dict = {}  # action -> Node, in creation order (deterministic)
+        self.order: list | None = None   # options ranked by the heuristic (widening)
+        self.prior: dict | None = None   # action -> prior value in [0, 1] (progressive bias)
+
+
+class MCTSBot:
+    """`mcts` / `mcts:BUDGET`: IS-MCTS with the game's tuned parameters (data/bots/)."""
+
+    name = "mcts"
+
+    def __init__(self, game, rng, params: MCTSParams | None = None):
+        self.game = game
+        self.rng = rng
+        self.p = params or MCTSParams()
+        self.fm_calls = 0          # forward-model calls of the last decision
+        self.iterations = 0        # iterations of the last decision
+        self.total_fm_calls = 0    # over the bot's life (tests, bench)
+        self.total_iterations = 0
+        self.last_iteration_cost = 0  # forward-model calls of the last iteration (tests)
+
+    # ------------------------------------------------------------------ the bot protocol
+    def choose(self, obs, seat: int):
+        return self.decide(obs, seat)[0]
+
+    def decide(self, obs, seat: int):
+        """(action, legal): the action and the legal list it was chosen from (the play loop
+        applies it with `apply_legal`, so the decision is not checked twice)."""
+        legal = obs.legal_actions()
+        if len(legal) == 1:
+            self.fm_calls = self.iterations = 0
+            return legal[0], legal
+        return self.search(obs, seat, legal), legal
+
+    # ------------------------------------------------------------------ search
+    def search(self, obs, seat: int, legal: list):
+        p, rng, game = self.p, self.rng, self.game
+        det = game.determinize
+        root = Node(seat)
+        self.fm_calls = 0
+        it = 0
+        while self.fm_calls < p.budget:
+            it += 1
+            before = self.fm_calls
+            world = det(obs, seat, rng) if det is not None else obs.clone()
+            path = self._descend(root, world)
+            rewards = self._rollout(world)
+            for node in path:
+                node.n += 1
+                node.w += rewards[node.seat]
+            self.last_iteration_cost = self.fm_calls - before
+        self.iterations = it
+        self.root = root
+        self.total_fm_calls += self.fm_calls
+        self.total_iterations += it
+        best, best_key = None, None
+        for i, a in enumerate(legal):
+            child = root.children.get(a)
+            if child is None or child.n == 0:
+                continue
+            key = (child.n, child.w / child.n, -i)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best if best is not None else legal[0]
+
+    def _descend(self, node: Node, state) -> list[Node]:
+        """Selection and expansion in one world; returns the nodes visited below the root."""
+        p, rng = self.p, self.rng
+        path = []
+        c = p.c
+        step = _stepper(state)
+        while not state.is_over():
+            mover = state.to_move()
+            legal = state.legal_actions()
+            if p.widen and len(legal) > p.widen:
+                if node.order is None:
+                    node.order, node.prior = self._ranked(state, mover, legal)
+                allowed = self._widened(node, legal)
+            else:
+                allowed = legal
+            children = node.children
+            untried = None
+            for a in allowed:
+                ch = children.get(a)
+                if ch is None:
+                    if untried is None:
+                        untried = []
+                    untried.append(a)
+                else:
+                    ch.avail += 1
+            if untried:
+                if p.widen and len(legal) > p.widen:
+                    a = untried[0]           # the best-ranked option not tried yet
+                else:
+                    a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
+                child = Node(mover)
+                child.avail = 1
+                if p.prior and node.prior is not None:   # virtual visits from the heuristic
+                    child.n = p.prior
+                    child.w = p.prior * node.prior.get(a, 0.0)
+                children[a] = child
+                step(a, legal)
+                self.fm_calls += 1
+                path.append(child)
+                if len(legal) > 1:           # a forced move does not end the selection
+                    return path
+                node = child
+                continue
+            best, best_s = None, -1.0
+            for a in allowed:
+                ch = children[a]
+                s = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else math.inf
+                if s > best_s:
+                    best, best_s = a, s
+            step(best, legal)
+            self.fm_calls += 1
+            node = children[best]
+            path.append(node)
+        return path
+
+    def _ranked(self, state, mover: int, legal: list) -> list:
+        values = option_values(self.game, state, mover, legal)
+        self.fm_calls += len(legal)
+        idx = sorted(range(len(legal)), key=lambda i: -values[i])
+        prior = None
+        if self.p.prior:
+            top, scale = values[idx[0]], self.p.scale
+            prior = {legal[i]: 1.0 / (1.0 + math.exp(min(50.0, (top - values[i]) / scale)))
+                     for i in idx}
+        return [legal[i] for i in idx], prior
+
+    def _widened(self, node: Node, legal: list) -> list:
+        k = self.p.widen + isqrt(int(node.n))
+        legal_set = set(legal)
+        out = [a for a in node.order if a in legal_set][:k]
+        if len(out) < k:                     # options this world has that the ranking lacks
+            ranked = set(node.order)
+            out += [a for a in legal if a not in ranked][:k - len(out)]
+        return out
+
+    def _rollout(self, state) -> list[float]:
+        p, rng, game = self.p, self.rng, self.game
+        greedy = p.rollout == "greedy"
+        step = _stepper(state)
+        for _ in range(p.depth):
+            if state.is_over():
+                break
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                a = legal[0]
+            elif greedy:
+                mover = state.to_move()
+                values = option_values(game, state, mover, legal)
+                self.fm_calls += len(legal)
+                top = max(values)
+                ties = [a for a, v in zip(legal, values) if v >= top - 1e-9]
+                a = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]
+            else:
+                a = legal[rng.randrange(len(legal))]
+            step(a, legal)
+            self.fm_calls += 1
+        return self._rewards(state)
+
+    def _rewards(self, state) -> list[float]:
+        if state.is_over():
+            res = sorted(state.result(), key=lambda r: r.seat)
+            values = [float(r.score) for r in res]
+            won = [r.won for r in res]
+            n_won = sum(won) or 1
+            base = reward_vector(values, self.p)
+            return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
+        values = [float(self.game.evaluate(state, s)) for s in range(_n_seats(state))]
+        return reward_vector(values, self.p)
+
+
+def _stepper(state):
+    """`apply_legal` (the protocol's optional fast path), else `apply`."""
+    fast = getattr(state, "apply_legal", None)
+    return fast if fast is not None else (lambda a, _legal: state.apply(a))
+
+
+def _n_seats(state) -> int:
+    for attr in ("n", "n_players"):
+        v = getattr(state, attr, None)
+        if isinstance(v, int):
+            return v
+    return len(state.players)
+
+
+def reward_vector(values: list[float], p: MCTSParams) -> list[float]:
+    """Each seat's reward in [0, 1] from every seat's value (heuristic or final score)."""
+    n = len(values)
+    if n == 1:
+        v = values[0]
+        return [0.5 + 0.5 * v / (abs(v) + 4.0 * p.scale)]
+    out = []
+    if p.reward == "rank":
+        for i, v in enumerate(values):
+            beaten = sum(1.0 if v > u else 0.5 if v == u else 0.0
+                         for j, u in enumerate(values) if j != i)
+            out.append(beaten / (n - 1))
+        return out
+    top = sorted(values, reverse=True)
+    for v in values:
+        other = top[1] if v == top[0] else top[0]
+        x = (v - other) / p.scale
+        out.append(1.0 / (1.0 + math.exp(-x)) if x > -50 else 0.0)
+    return out

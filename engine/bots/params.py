@@ -1,0 +1,64 @@
+"""Search-bot parameters: defaults, and the per-game tuning in `data/bots/<game>.toml`.
+
+The tuned values are data (the number and where it came from), not code.  They live in
+`data/bots/` rather than in `data/rules/<game>/`: they describe how a bot plays, not the
+game, so they are not part of the rules model or its hash.  A file reads:
+
+    [mcts]
+    c = 0.5            # UCT exploration constant (rewards are in [0, 1])
+    depth = 2          # rollout steps after the tree before the heuristic leaf
+    rollout = "random" # or "greedy"
+    source = "tuned: delve tune glimmerdeep ... (README, 'Skill ladder')"
+
+Unknown keys or wrong types are errors naming the file and the field.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Literal
+
+from pydantic import Field
+
+from ..core.errors import RulesError
+from ..core.rules import DATA_DIR, RulesModel, read_toml, validate
+
+DEFAULT_BUDGET = 400
+
+
+class MCTSParams(RulesModel):
+    """How the information-set MCTS bot searches (engine/bots/mcts.py)."""
+
+    budget: int = Field(DEFAULT_BUDGET, ge=1)   # forward-model calls per decision
+    c: float = Field(0.5, ge=0.0)               # UCT exploration constant
+    depth: int = Field(2, ge=0)                 # rollout steps before the leaf heuristic
+    rollout: Literal["random", "greedy"] = "random"
+    # Options valued by the game's heuristic first (progressive widening): a node considers
+    # its `widen` best options by the heuristic, one more each time its visits pass k*k.
+    # 0: every option, in random order.
+    widen: int = Field(4, ge=0)
+    # Reward: "margin" = logistic of (own value - best other value) / scale; "rank" = share
+    # of the other seats beaten.  Both in [0, 1], each seat maximising its own.
+    reward: Literal["margin", "rank"] = "margin"
+    scale: float = Field(5.0, gt=0.0)
+    # Progressive bias from the heuristic: a child of a ranked node starts with `prior`
+    # virtual visits worth logistic((its value - the best option's value) / scale), so a small
+    # budget falls back on the heuristic's order and a large one outgrows it.  0: off.
+    prior: float = Field(0.0, ge=0.0)
+    source: str = "assumed"
+
+
+class BotsFile(RulesModel):
+    mcts: MCTSParams = MCTSParams()
+
+
+@functools.lru_cache(maxsize=None)
+def tuned(game_id: str) -> MCTSParams:
+    """The game's tuned MCTS parameters (the defaults when it has no data/bots file)."""
+    path = DATA_DIR / "bots" / f"{game_id}.toml"
+    if not path.is_file():
+        return MCTSParams()
+    try:
+        return validate(BotsFile, read_toml(path)).mcts
+    except RulesError as exc:
+        raise RulesError(str(path), exc.field, exc.expected) from None

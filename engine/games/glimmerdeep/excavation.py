@@ -1,0 +1,140 @@
+"""Excavation Phase (rulebook "Excavation Phase", "When Excavating", "Excavating Rules").
+
+Each player flips the top card of their excavation deck three times and excavates its shape
+(flipped or rotated, partly, overlapping excavated spaces), adjacent to an excavated space.
+Excavations from activations and traits ("Excavate 1 gold space", a bonus shape) use the
+same mechanism.  `Excavation` holds the state's methods; the `excavate` and `space` frames
+are the decisions."""
+
+from __future__ import annotations
+
+from .board import bits, placement_table, settlement_component
+from .state import GEM, GOLD, IRON, Player
+
+
+class Excavation:
+    """State methods: where a player may excavate, and marking excavated spaces."""
+
+    def forbidden(self, p: Player) -> int:
+        return self.static.board.blocked | self.hooks[p.seat].forbidden(self, p)
+
+    def reach(self, p: Player) -> int:
+        if self.hooks[p.seat].reach_anywhere(self, p):
+            return self.static.board.full
+        return self.static.board.grow(p.exc)
+
+    def excavate(self, p: Player, new: int, source: str) -> None:
+        """Mark new spaces excavated and gain their resources ("When Excavating")."""
+        board = self.static.board
+        new &= ~p.exc
+        if not new:
+            return
+        p.exc |= new
+        counts = ((new & board.iron).bit_count(), (new & board.gold).bit_count(),
+                  (new & board.gem).bit_count())
+        p.res[IRON] += counts[0]
+        p.res[GOLD] += counts[1]
+        p.res[GEM] += counts[2]
+        if board.peak and p.peak is None and p.exc & board.peak:
+            self._check_peak(p)
+        self.hooks[p.seat].excavated(self, p, new, counts, source)
+
+    def _check_peak(self, p: Player) -> None:
+        """Snowy Summit: the Peak counts once a path from the settlement reaches it."""
+        board = self.static.board
+        comp = settlement_component(board, p.exc)
+        if comp & board.peak:
+            p.peak = 2 * p.flips + (1 if self.phase == "production" else 0)
+
+
+# ====================================================================== tasks
+def t_flip(s, task) -> None:
+    """"Flip over the top card of the player's Excavation Deck" and excavate its shape."""
+    s.phase = "excavation"
+    p = s.players[task[1]]
+    if p.deck_pos >= len(p.deck):
+        return
+    shape_id = p.deck[p.deck_pos]
+    p.deck_pos += 1
+    p.flips += 1
+    s.stack.append(("excavate", p.seat, shape_id, "card"))
+    s.hooks[p.seat].after_flip(s, p, shape_id, task[2])
+
+
+def t_excavation_end(s, task) -> None:
+    s.hooks[task[1]].excavation_end(s, s.players[task[1]])
+
+
+# ====================================================================== frames
+def dig_options(s, p: Player, masks) -> list[tuple]:
+    """The placements of a shape whose new spaces (not yet excavated, not forbidden to this
+    player) include one in the player's reach ("The first space must be adjacent to a space
+    that has already been excavated"; the whole map with reach_anywhere); placements gaining
+    the same new spaces are one decision.  A placement may pass over forbidden spaces (a
+    Gemwarden's gems), as over excavated ones, and excavates the rest ("Can skip"); with the
+    switch `game.shapes_skip_unexcavatable` off it may not touch them.
+
+    The placements never hold the map's blocked spaces (board.placements_of drops them).  The
+    tests run on all placements at once (numpy); the selected placements keep their order, so
+    the options keep theirs (first placement gaining each set of spaces).  The last answer per
+    shape is remembered (a bot that looks before it moves asks twice)."""
+    extra = s.hooks[p.seat].forbidden(s, p)
+    reach = s.reach(p)
+    table = placement_table(masks)
+    inputs = (p.exc, extra, reach)
+    last = table.last  # read once: the table may be shared by threads
+    if last[0] == inputs:
+        return list(last[1])
+    keep = ~p.exc & ~extra
+    pick = table.touching(reach & keep & ~s.static.board.blocked)
+    if extra and not s.static.skip:
+        pick &= ~table.touching(extra)
+    news = dict.fromkeys((table.objects[pick] & keep).tolist())
+    news.pop(0, None)
+    opts = [("dig", new) for new in news]
+    table.last = (inputs, tuple(opts))  # a copy: callers extend their list
+    return opts
+
+
+def l_excavate(s, frame):
+    p = s.players[frame[1]]
+    hook = s.hooks[p.seat]
+    opts = dig_options(s, p, s.static.placements[frame[2]])
+    alts = hook.alt_shapes(s, p, frame[2], frame[3])
+    if alts:  # the same spaces through another shape are the same decision (first kept)
+        opts = list(dict.fromkeys(opts + [a for alt in alts
+                                          for a in dig_options(s, p, s.static.placements[alt])]))
+    if frame[3] == "card":  # the excavation phase: "at any time" abilities come before the card
+        opts.extend(hook.anytime_extras(s, p))
+    opts.append(("skip",))
+    return opts
+
+
+def a_excavate(s, frame, action):
+    if action[0] == "dig":
+        s.excavate(s.players[frame[1]], action[1], frame[3])
+    elif action[0] != "skip":  # an "at any time" ability: the card waits for it
+        s.stack.append(frame)
+        s.hooks[frame[1]].apply_extra(s, s.players[frame[1]], action)
+
+
+def l_space(s, frame):
+    """"Excavate 1 <kind> space": one space of that kind, by the usual adjacency rule."""
+    p = s.players[frame[1]]
+    board = s.static.board
+    cand = board.kind_mask(frame[2]) & s.reach(p) & ~p.exc & ~s.forbidden(p)
+    opts = [("dig", 1 << c) for c in bits(cand)]
+    hook = s.hooks[p.seat]
+    for alt in hook.alt_shapes(s, p, "1x1:" + frame[2], frame[3]):
+        for a in dig_options(s, p, s.static.placements[alt]):
+            if a not in opts and a[1] & cand:
+                opts.append(a)
+    opts.append(("skip",))
+    return opts
+
+
+a_space = a_excavate
+
+LEGAL = {"excavate": l_excavate, "space": l_space}
+APPLY = {"excavate": a_excavate, "space": a_space}
+TASKS = {"flip": t_flip, "excavation_end": t_excavation_end}

@@ -1,0 +1,65 @@
+"""Tunnel and trapezoid tiles (rulebook "Game Components", "Game Setup" 3 D, Trade: "a new
+Tunnel or Trapezoid", Building Connectivity): where a tile may be laid and laying it."""
+
+from __future__ import annotations
+
+
+def tile_options(s, p) -> list[tuple]:
+    """("tile", kind, anchor gap, orientation) for every tunnel type left in the supply and
+    every trapezoid the player holds, on free gaps, connecting a space where the player has a
+    worker ("your worker ... adjacent to the indicated building spot"), anywhere with the
+    "Tunnel tile requirement skipped" ability."""
+    return list(each_tile_option(s, p))
+
+
+def each_tile_option(s, p):
+    """`tile_options` one at a time, in the same order (a trade space only asks whether
+    there is one).  Only the placements connecting a worker's space are visited (the
+    per-shape index `Static.touching`, in placement order)."""
+    geo = s.st.geo
+    anywhere = p.ability == "tunnel_anywhere"
+    near = {c for c in p.workers if 0 <= c < geo.n_space}
+    gap = s.gap
+    kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
+    kinds += [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
+    for kind, shape in kinds:
+        placements = s.st.placements[shape]
+        if anywhere:
+            which = range(len(placements))
+        else:
+            touching = s.st.touching[shape]
+            which = sorted({i for x in near for i in touching.get(x, ())})
+        for i in which:
+            g, r, gaps, _spaces = placements[i]
+            if not any(x in gap for x in gaps):
+                yield ("tile", kind, g, r)
+
+
+def _l_tile(s, frame):
+    return tile_options(s, s.players[frame[1]]) or [("none",)]
+
+
+def _a_tile(s, frame, action):
+    if action[0] == "none":
+        return
+    p = s.players[frame[1]]
+    kind = action[1]
+    if kind in s.tunnel_supply:
+        s.tunnel_supply[kind] -= 1
+        shape = kind
+    else:
+        p.trapezoids.remove(kind)
+        shape = "trapezoid"
+    lay(s, p.seat, kind, shape, action[2], action[3])
+
+
+def lay(s, seat: int, kind: str, shape: str, anchor: int, rot: int) -> None:
+    for g, r, gaps, spaces in s.st.placements[shape]:
+        if g == anchor and r == rot:
+            s.lay_tile(kind, seat, gaps, spaces)
+            return
+    raise ValueError(f"no {shape} placement at gap {anchor} r{rot}")
+
+
+LEGAL = {"tile": _l_tile}
+APPLY = {"tile": _a_tile}

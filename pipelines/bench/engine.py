@@ -1,0 +1,296 @@
+"""`delve bench`: what a decision costs, for every registered game, printed as ratios.
+
+Sections, per game:
+1. engine: cost per decision and games/s for random and greedy bots, move logging on and off,
+   one and two workers (games played in memory, nothing written);
+2. pipeline: random bots with full logging *into DuckDB* (`run_plan` into a temporary
+   database, the writer included), one and two workers: cost per decision, the two-worker
+   speed-up, and the writer's share of the wall time, measured as the time the parent (the
+   only writer) spends inside `Store.write` transactions (open, insert, commit, close)
+   divided by the run's wall time; also the writer's CPU time in them (DuckDB runs in the
+   writing thread), the number of write transactions, and the parent's CPU time over the
+   run (every CPU-second of it competes with the workers on a 2-core machine);
+3. memory: a longer run (two workers, `--long-games`) sampling this process's resident set
+   after every chunk: the first-quarter, middle and final RSS and the peak (flat = results are
+   streamed to the database, not accumulated);
+4. `--peer catanatron` (the `[bench]` extra): catanatron's cost per action with 4 random
+   players, measured right after ours in the same process, and the ratio (goal: ours at most
+   one third of catanatron's).
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import click
+
+from engine.core.errors import DelveError
+
+from pipelines.run.plan import make_plan
+from pipelines.run.execute import ChunkTask, iter_results, make_tasks, run_plan
+from pipelines.store import Store
+
+GOAL_PEER_RATIO = 1 / 3
+GOAL_SPEEDUP = 1.8
+GOAL_WRITER_SHARE = 0.05
+
+
+@dataclass
+class BenchRow:
+    bots: str
+    log: bool
+    workers: int
+    games: int
+    decisions: int
+    wall_s: float
+
+    @property
+    def us_per_decision(self) -> float:
+        return self.wall_s * 1e6 / max(1, self.decisions)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.wall_s if self.wall_s else float("inf")
+
+
+def _run(tasks: list[ChunkTask], workers: int) -> tuple[int, float]:
+    t0 = time.perf_counter()
+    decisions = 0
+    for batch in iter_results(tasks, jobs=workers):
+        decisions += sum(batch["games"].column("steps").to_pylist())
+    return decisions, time.perf_counter() - t0
+
+
+def _players(game_id: str, players: int) -> int:
+    from engine.core.registry import get_game
+    counts = get_game(game_id).player_counts
+    return players if players in counts else max(counts)
+
+
+def bench(game_id: str = "glimmerdeep", *, games: int = 20, players: int = 4, seed: int = 0,
+          bots=("random", "greedy"), workers=(1, 2)) -> list[BenchRow]:
+    """Section 1: the engine alone (nothing written)."""
+    rows = []
+    players = _players(game_id, players)
+    for bot in bots:
+        plan = make_plan(game_id, n_games=games, n_players=players, bots=bot, seed=seed)
+        for log in (True, False):
+            for w in workers:
+                chunk = max(1, games // (w * 2))
+                tasks = make_tasks(plan, chunk, log)
+                # warm up outside the timing: imports, rules caches, the worker pool
+                list(iter_results(make_tasks(plan, 1, log)[:w], jobs=w))
+                decisions, wall = _run(tasks, w)
+                rows.append(BenchRow(bot, log, w, games, decisions, wall))
+    return rows
+
+
+def format_table(rows: list[BenchRow]) -> str:
+    out = [f"{'bots':<8} {'log':<5} {'workers':>7} {'games':>6} {'decisions':>10} "
+           f"{'us/decision':>12} {'games/s':>9}"]
+    for r in rows:
+        out.append(f"{r.bots:<8} {('on' if r.log else 'off'):<5} {r.workers:>7} {r.games:>6} "
+                   f"{r.decisions:>10} {r.us_per_decision:>12.1f} {r.games_per_s:>9.2f}")
+
+    def find(bots, log, w):
+        return next((r for r in rows if r.bots == bots and r.log == log and r.workers == w), None)
+
+    out.append("")
+    out.append(f"ratios ({_machine()}: other work on the machine lowers the 2-worker speedup)")
+
+    def ratio(name, a, b, attr, note):
+        if a and b and getattr(b, attr):
+            out.append(f"  {name:<48} {getattr(a, attr) / getattr(b, attr):6.2f}x  {note}")
+
+    ratio("greedy / random, cost per decision (log on)", find("greedy", True, 1),
+          find("random", True, 1), "us_per_decision", "lookahead cost")
+    for bots in ("random", "greedy"):
+        ratio(f"{bots}: logging on / off, cost per decision", find(bots, True, 1),
+              find(bots, False, 1), "us_per_decision", "logging overhead")
+        ratio(f"{bots}: 2 workers / 1 worker, games/s (log on)", find(bots, True, 2),
+              find(bots, True, 1), "games_per_s", "parallel speedup")
+    return "\n".join(out)
+
+
+def _machine() -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    return f"cpus {os.cpu_count()}, load average {load:.2f}"
+
+
+# -- section 2 and 3: the whole pipeline into DuckDB --------------------------------------------
+
+@dataclass
+class PipelineRow:
+    workers: int
+    games: int
+    decisions: int
+    wall_s: float
+    write_s: float
+    rss_mb: list[float]
+    log_moves: bool = True
+    write_cpu_s: float = 0.0
+    writes: int = 0
+    parent_cpu_s: float = 0.0
+    play_s: float = 0.0       # sum of the games' own wall time (games.wall_ms)
+
+    @property
+    def us_per_decision(self) -> float:
+        return self.wall_s * 1e6 / max(1, self.decisions)
+
+    @property
+    def games_per_s(self) -> float:
+        return self.games / self.wall_s if self.wall_s else float("inf")
+
+    @property
+    def writer_share(self) -> float:
+        return self.write_s / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def writer_cpu_share(self) -> float:
+        return self.write_cpu_s / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def parent_cpu_share(self) -> float:
+        return self.parent_cpu_s / self.wall_s if self.wall_s else 0.0
+
+    @property
+    def occupancy(self) -> float:
+        """How much of the run the workers spent playing a game (the rest: waiting for a
+        chunk, idle at the end while the other finishes, or, with one worker playing in this
+        process, writing).  Other load on the machine slows the games and the run alike, so
+        this depends far less on it than games/s does."""
+        return self.play_s / (self.workers * self.wall_s) if self.wall_s else 0.0
+
+
+def _cpu_s() -> float:
+    t = os.times()
+    return t.user + t.system
+
+
+def rss_mb() -> float:
+    """This process's resident set size now (Linux /proc; else the peak from getrusage)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:  # pragma: no cover - not Linux
+        import resource
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def pipeline_run(game_id: str, *, games: int, workers: int, players: int = 4, seed: int = 0,
+                 sample_memory: bool = False, log_moves: bool = True) -> PipelineRow:
+    """Random bots, every move logged, written into a fresh temporary DuckDB file."""
+    players = _players(game_id, players)
+    plan = make_plan(game_id, n_games=games, n_players=players, bots="random", seed=seed)
+    rss: list[float] = []
+    with tempfile.TemporaryDirectory(prefix="delve-bench-") as tmp:
+        store = Store(Path(tmp) / "bench.duckdb")
+        store.ensure_schema()  # creating the tables once is not part of a run
+        store.write_s = 0.0
+        c0, t0 = _cpu_s(), time.perf_counter()
+        summary = run_plan(plan, store, jobs=workers, progress=False, log_moves=log_moves,
+                           on_batch=(lambda s: rss.append(rss_mb())) if sample_memory else None)
+        wall, cpu = time.perf_counter() - t0, _cpu_s() - c0
+        with store.read() as con:
+            play_s = con.execute("SELECT coalesce(sum(wall_ms), 0) / 1000 FROM games"
+                                 ).fetchone()[0]
+    return PipelineRow(workers, games, summary.decisions, wall, summary.write_s, rss,
+                       log_moves, summary.write_cpu_s, summary.writes, cpu, play_s)
+
+
+def best_of(repeat: int, configs: list[dict], **common) -> list[PipelineRow]:
+    """Each configuration `repeat` times, interleaved (so a burst of other load on the machine
+    hits all of them alike); the fastest run of each (the least disturbed)."""
+    best: list[PipelineRow | None] = [None] * len(configs)
+    for _ in range(max(1, repeat)):
+        for i, cfg in enumerate(configs):
+            row = pipeline_run(**common, **cfg)
+            if best[i] is None or row.wall_s < best[i].wall_s:
+                best[i] = row
+    return best
+
+
+# -- section 4: the peer -------------------------------------------------------------------------
+
+def catanatron_us_per_action(seconds: float) -> tuple[float, int, int]:
+    """catanatron, 4 random players, games for about `seconds`: (µs per action, games,
+    actions).  DelveError if the `[bench]` extra is not installed."""
+    try:
+        from catanatron import Color, Game, RandomPlayer
+    except ImportError:
+        raise DelveError("--peer catanatron needs catanatron: pip install 'delve[bench]' "
+                         "(a benchmark-only extra)") from None
+    colors = (Color.RED, Color.BLUE, Color.ORANGE, Color.WHITE)
+    Game([RandomPlayer(c) for c in colors], seed=0).play()  # warm-up
+    t0 = time.perf_counter()
+    n = actions = 0
+    while time.perf_counter() - t0 < seconds:
+        game = Game([RandomPlayer(c) for c in colors], seed=n)
+        game.play()
+        actions += len(game.state.actions)
+        n += 1
+    return (time.perf_counter() - t0) * 1e6 / max(1, actions), n, actions
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline_games: int,
+           long_games: int, peer: str | None, peer_seconds: float, repeat: int = 1,
+           echo: Callable[[str], None] = print) -> None:
+    for gid in game_ids:
+        echo(f"== {gid}: engine (in memory, nothing written)")
+        echo(format_table(bench(gid, games=games, players=players, seed=seed)))
+        echo("")
+        echo(f"== {gid}: pipeline, random bots, every move logged into DuckDB (temporary file)")
+        one, two, lean = best_of(repeat, [{"workers": 1}, {"workers": 2},
+                                          {"workers": 2, "log_moves": False}],
+                                 game_id=gid, games=pipeline_games, players=players, seed=seed)
+        if repeat > 1:
+            echo(f"  (each the fastest of {repeat} runs, interleaved)")
+        echo(f"  {'workers':>7} {'games':>7} {'decisions':>10} {'us/decision':>12} "
+             f"{'games/s':>9} {'writer share':>13} {'writer CPU':>11} {'writes':>7} "
+             f"{'parent CPU':>11} {'occupancy':>10}  moves")
+        for r in (one, two, lean):
+            echo(f"  {r.workers:>7} {r.games:>7} {r.decisions:>10} {r.us_per_decision:>12.1f} "
+                 f"{r.games_per_s:>9.1f} {r.writer_share:>12.1%} {r.writer_cpu_share:>10.1%} "
+                 f"{r.writes:>7} {r.parent_cpu_share:>10.1%} {r.occupancy:>9.1%}  "
+                 f"{'logged' if r.log_moves else 'not logged (--no-log-moves)'}")
+        echo("  (shares of the run's wall time: writer = inside Store.write, writer CPU = the "
+             "writing thread's CPU there, parent CPU = this process, which plays the games "
+             "itself with 1 worker; occupancy = the workers' time inside a game)")
+        speedup = two.games_per_s / one.games_per_s
+        echo(f"  2 workers / 1 worker, games/s (DuckDB incl.)   {speedup:6.2f}x  "
+             f"(goal >= {GOAL_SPEEDUP}x; {_machine()})")
+        echo(f"  writer share of wall time, 2 workers           {two.writer_share:6.1%}   "
+             f"(goal < {GOAL_WRITER_SHARE:.0%}; time inside Store.write / run wall time)")
+        if long_games:
+            echo("")
+            echo(f"== {gid}: memory over a run of {long_games} games (2 workers, DuckDB), "
+                 f"this process's RSS after each chunk")
+            long = pipeline_run(gid, games=long_games, workers=2, players=players, seed=seed,
+                                sample_memory=True)
+            rss = long.rss_mb or [rss_mb()]
+            q = rss[len(rss) // 4]
+            echo(f"  RSS MB: first quarter {q:.0f}, middle {rss[len(rss) // 2]:.0f}, end "
+                 f"{rss[-1]:.0f}, peak {max(rss):.0f}; end / first quarter "
+                 f"{rss[-1] / q:.2f}x ({'flat' if rss[-1] / q < 1.15 else 'GROWING'}); "
+                 f"{long.games_per_s:.0f} games/s, writer share {long.writer_share:.1%}")
+        if peer:
+            echo("")
+            echo(f"== {gid} vs {peer}, measured back to back in this process")
+            ours = pipeline_run(gid, games=pipeline_games, workers=1, players=players,
+                                seed=seed + 1)
+            theirs, n, actions = catanatron_us_per_action(peer_seconds)
+            ratio = ours.us_per_decision / theirs
+            echo(f"  {gid}: {ours.us_per_decision:.1f} us per decision (random bots, 1 worker, "
+                 f"every move logged into DuckDB)")
+            echo(f"  catanatron: {theirs:.1f} us per action (4 random players, {n} games, "
+                 f"{actions} actions, nothing written)")
+            echo(f"  ratio {gid} / catanatron: {ratio:.2f}x  (goal <= {GOAL_PEER_RATIO:.2f}x: "
+                 f"{'met' if ratio <= GOAL_PEER_RATIO else 'NOT met'})")
+        echo("")

@@ -1,0 +1,245 @@
+"""Who sits with whom: a seeded, balanced design of the tables a run plays.
+
+A run's games are played in *cycles* of tables.  Over one cycle every faction meets every
+other faction equally often (a balanced incomplete block design, BIBD: b tables of P factions
+out of k, each pair together in lambda tables) and sits in every seat equally often (each
+table's seats oriented so that every faction takes every seat r/P times, or, where no such
+orientation exists, every table played in its P cyclic seat rotations).
+
+- The blocks are the smallest design found: for the smallest lambda with an integer number
+  of tables (b = lambda k(k-1) / (P(P-1))) and of tables per faction (r = lambda (k-1)/(P-1)), a
+  seeded local search looks for a BIBD (e.g. 14 tables for 8 factions at 4 seats, the
+  affine geometry AG(3, 2), or the Fano plane for 7 at 3); when lambda reaches the complete
+  design (every P-subset once, always balanced) it is used as it is.  Where no balanced
+  design is found within the search budget (large k), the closest one found is kept, a
+  seeded random design with near-balanced pair and seat counts (`Design.kind` says which).
+- The factions are assigned to the design's labels by a permutation drawn from the run seed
+  (a renamed faction changes nothing but its name), and the tables of every cycle are played
+  in an order drawn from (run seed, cycle): game i's seating depends only on (seed, i), never
+  on workers, chunks or backends.
+- The stored seating (`players` rows) stays the source of truth: paired runs, ablations and
+  resumed runs read it back (`pipelines.run.pairing.base_specs`), and a stored run keeps the
+  design version it was planned with (`config.seating`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+import numpy as np
+
+#: The design version written into a run's config; older runs ("rotate") keep their rotation.
+VERSION = "balanced-1"
+#: Local-search steps per attempted design (deterministic, not a wall-clock budget).
+SEARCH_STEPS = 20_000
+#: Tables in a complete design above which it is not enumerated (a near-balanced design instead).
+MAX_COMPLETE = 5_000
+
+
+@dataclass(frozen=True)
+class Design:
+    factions: tuple[str, ...]
+    n_seats: int
+    tables: tuple[tuple[str, ...], ...]   # one cycle, seat by seat
+    kind: str
+    seed: int
+
+    @property
+    def cycle(self) -> int:
+        return len(self.tables)
+
+    def seating(self, index: int) -> tuple[str, ...]:
+        """The factions seat by seat of game `index` (cycle index // cycle, in a seeded order)."""
+        c, j = divmod(int(index), self.cycle)
+        return self.tables[_order(self.seed, self.cycle, c)[j]]
+
+
+@lru_cache(maxsize=256)
+def _order(seed: int, length: int, cycle: int) -> tuple[int, ...]:
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFFFFFFFFFF, 7, int(cycle)])
+    rng = random.Random(int.from_bytes(ss.generate_state(4, dtype=np.uint32).tobytes(), "little"))
+    order = list(range(length))
+    rng.shuffle(order)
+    return tuple(order)
+
+
+def _pair_cost(blocks, k: int, lam: int) -> int:
+    counts = Counter(p for b in blocks for p in itertools.combinations(sorted(b), 2))
+    return sum((counts.get(p, 0) - lam) ** 2 for p in itertools.combinations(range(k), 2))
+
+
+def _search_bibd(k: int, p: int, b: int, lam: int, rng: random.Random):
+    """Local search for b blocks of size p on k points with every pair in lam blocks (and every
+    point in r blocks).  Returns (blocks, cost); cost 0 is a BIBD."""
+    r = b * p // k
+    # start with every point used r times (a random equireplicate arrangement)
+    pts = [i for i in range(k) for _ in range(r)]
+    rng.shuffle(pts)
+    blocks = [set() for _ in range(b)]
+    for x in pts:
+        choices = [bl for bl in blocks if len(bl) < p and x not in bl]
+        (rng.choice(choices) if choices else min(blocks, key=len)).add(x)
+    blocks = [set(bl) for bl in blocks]
+    pair = Counter(q for bl in blocks for q in itertools.combinations(sorted(bl), 2))
+
+    def cost() -> int:
+        return sum((pair.get(q, 0) - lam) ** 2 for q in itertools.combinations(range(k), 2))
+
+    cur = cost()
+    for _ in range(SEARCH_STEPS):
+        if cur == 0:
+            break
+        # swap one point between two blocks (keeps every replication number)
+        i, j = rng.sample(range(b), 2)
+        x = rng.choice(sorted(blocks[i] - blocks[j]) or [None])
+        y = rng.choice(sorted(blocks[j] - blocks[i]) or [None])
+        if x is None or y is None:
+            continue
+        delta = Counter()
+        for z in blocks[i] - {x}:
+            delta[tuple(sorted((x, z)))] -= 1
+            delta[tuple(sorted((y, z)))] += 1
+        for z in blocks[j] - {y}:
+            delta[tuple(sorted((y, z)))] -= 1
+            delta[tuple(sorted((x, z)))] += 1
+        change = sum((pair.get(q, 0) + d - lam) ** 2 - (pair.get(q, 0) - lam) ** 2
+                     for q, d in delta.items() if d)
+        if change <= 0 or rng.random() < 0.002:
+            blocks[i].remove(x); blocks[i].add(y)
+            blocks[j].remove(y); blocks[j].add(x)
+            for q, d in delta.items():
+                pair[q] = pair.get(q, 0) + d
+            cur += change
+    return [tuple(sorted(bl)) for bl in blocks], cur
+
+
+def _orient(blocks, k: int, p: int, rng: random.Random):
+    """Seat order of every block so that each point takes each seat r/p times, or None."""
+    r = sum(len(b) for b in blocks) // k
+    if r % p:
+        return None
+    want = r // p
+    rows = [list(b) for b in blocks]
+    for row in rows:
+        rng.shuffle(row)
+    seat = Counter((x, s) for row in rows for s, x in enumerate(row))
+
+    def dev(x, s):
+        return (seat[(x, s)] - want) ** 2
+
+    cur = sum(dev(x, s) for x in range(k) for s in range(p))
+    for _ in range(SEARCH_STEPS):
+        if cur == 0:
+            return [tuple(row) for row in rows]
+        row = rows[rng.randrange(len(rows))]
+        s, t = rng.sample(range(p), 2)
+        x, y = row[s], row[t]
+        before = dev(x, s) + dev(y, t) + dev(x, t) + dev(y, s)
+        seat[(x, s)] -= 1; seat[(y, t)] -= 1; seat[(x, t)] += 1; seat[(y, s)] += 1
+        after = dev(x, s) + dev(y, t) + dev(x, t) + dev(y, s)
+        if after <= before or rng.random() < 0.002:
+            row[s], row[t] = y, x
+            cur += after - before
+        else:
+            seat[(x, s)] += 1; seat[(y, t)] += 1; seat[(x, t)] -= 1; seat[(y, s)] -= 1
+    return None
+
+
+@lru_cache(maxsize=64)
+def base_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
+    """One cycle of tables on the labels 0..k-1 (seat by seat) and what kind of design it is.
+    Deterministic: the search's random stream is fixed (the run seed only relabels and orders)."""
+    rng = random.Random(f"delve-seating-{k}-{p}")
+    if p >= k:
+        # every faction at every table (p == k), or a table the game will refuse (p > k)
+        base = [tuple(range(k))[:p] if p == k else tuple(i % k for i in range(p))]
+        return tuple(tuple(base[0][(s + j) % p] for s in range(p)) for j in range(p)), \
+            "every faction at every table, seats rotated"
+    if p == 1:
+        return tuple((i,) for i in range(k)), "one faction per game"
+    complete = math.comb(k, p)
+    blocks, kind, best = None, "", None
+    if p == 4 and k >= 8 and k & (k - 1) == 0:
+        # the planes of the affine geometry AG(m, 2): the 4-subsets of F_2^m with XOR 0
+        blocks = [q for q in itertools.combinations(range(k), 4) if q[0] ^ q[1] ^ q[2] ^ q[3] == 0]
+        kind = (f"balanced incomplete block design (the {len(blocks)} planes of AG({k.bit_length() - 1}, 2), "
+                f"every pair {k // 2 - 1}x)")
+    lam, attempts = 1, 0
+    while blocks is None and attempts < 4:
+        if (lam * k * (k - 1)) % (p * (p - 1)) == 0 and (lam * (k - 1)) % (p - 1) == 0:
+            b = lam * k * (k - 1) // (p * (p - 1))
+            if b >= complete:
+                break
+            attempts += 1
+            for _ in range(3):
+                found, cost = _search_bibd(k, p, b, lam, rng)
+                if cost == 0:
+                    break
+            if cost == 0:
+                blocks, kind = found, f"balanced incomplete block design ({b} tables, every pair {lam}x)"
+                break
+            if best is None or cost / lam ** 2 < best[1]:
+                best = (found, cost / lam ** 2, lam)
+        lam += 1
+    if blocks is None:
+        if complete <= MAX_COMPLETE:
+            blocks = list(itertools.combinations(range(k), p))
+            kind = f"complete block design (all {complete} tables)"
+        else:
+            blocks = best[0]
+            kind = f"seeded near-balanced design ({len(blocks)} tables; pairs within a few games)"
+    oriented = _orient(blocks, k, p, rng)
+    if oriented is not None:
+        return tuple(oriented), kind + ", seats balanced"
+    rotated = [tuple(bl[(s + j) % p] for s in range(p)) for bl in blocks for j in range(p)]
+    return tuple(rotated), kind + ", each table in its seat rotations"
+
+
+def make_design(factions: Sequence[str], n_seats: int, seed: int) -> Design:
+    """The balanced design of a run: the base design on labels, factions assigned to labels by
+    a permutation drawn from the run seed."""
+    flist = tuple(factions)
+    tables, kind = base_design(len(flist), int(n_seats))
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFFFFFFFFFF, 6])
+    rng = random.Random(int.from_bytes(ss.generate_state(4, dtype=np.uint32).tobytes(), "little"))
+    names = list(flist)
+    rng.shuffle(names)
+    named = tuple(tuple(names[x] for x in t) for t in tables)
+    return Design(flist, int(n_seats), named, kind, int(seed))
+
+
+@dataclass(frozen=True)
+class Balance:
+    games: int
+    pair_min: int
+    pair_max: int
+    pair_mean: float
+    seat_min: int
+    seat_max: int
+    seat_mean: float
+    pairs_never: int
+
+    def describe(self) -> str:
+        return (f"seating balance over {self.games} games: pairs of factions together "
+                f"min {self.pair_min} / max {self.pair_max} (mean {self.pair_mean:.1f}"
+                f"{', %d pair(s) never meet' % self.pairs_never if self.pairs_never else ''}); "
+                f"faction-in-seat min {self.seat_min} / max {self.seat_max} "
+                f"(mean {self.seat_mean:.1f})")
+
+
+def balance(seatings: Sequence[Sequence[str]], factions: Sequence[str]) -> Balance:
+    """Pair co-occurrence and faction-by-seat counts of a list of seatings (min, max, mean)."""
+    flist = sorted(set(factions))
+    pairs = Counter(q for t in seatings for q in itertools.combinations(sorted(t), 2))
+    n_seats = max((len(t) for t in seatings), default=0)
+    seats = Counter((f, s) for t in seatings for s, f in enumerate(t))
+    pc = [pairs.get(q, 0) for q in itertools.combinations(flist, 2)] or [0]
+    sc = [seats.get((f, s), 0) for f in flist for s in range(n_seats)] or [0]
+    return Balance(len(seatings), min(pc), max(pc), sum(pc) / len(pc), min(sc), max(sc),
+                   sum(sc) / len(sc), sum(1 for c in pc if c == 0))

@@ -1,0 +1,316 @@
+"""The single writer: how runs and their games are written to the database.
+
+The simulation never holds the file: every write is one short transaction (open, insert Arrow
+batches, commit, close) through `retrying_connect`.  The games completed since the last write are
+written in one transaction, so a reader sees each game either complete (games, players, moves,
+score events) or not at all, and `runs.games_done` always equals the games present.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from datetime import datetime, timezone
+from typing import Iterator
+
+import duckdb
+import pyarrow as pa
+
+from .connect import StoreError, check_db_path, connect_read, is_lock_error, retrying_connect
+from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
+
+
+class DatabaseHeld(StoreError):
+    """Another process held the file for longer than the writer waited; `lock` is DuckDB's
+    error, which names that process when it can."""
+
+    def __init__(self, message: str, holder: BaseException):
+        super().__init__(message)
+        self.lock = holder
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class Store:
+    """The single writer.  Holds no connection between writes."""
+
+    def __init__(self, db: str | os.PathLike, *, lock_timeout: float = 300.0):
+        self.path = check_db_path(db)
+        self.lock_timeout = lock_timeout
+        self._ready = False
+        self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
+        self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
+        self.writes = 0      # write transactions
+        self.last_write = 0.0  # time.monotonic() of the last write transaction's end
+        self._lock = threading.RLock()  # the heartbeat thread writes between the batches
+        self._main_writes = 0  # write transactions open in the main thread
+        self.deferred = None   # a signal's action held back until the main thread's write ends
+
+    # -- connections -------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def write(self, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One short write transaction: open (retrying on lock for `timeout` seconds, default
+        the store's `lock_timeout`, then DuckDB's lock error is raised), yield, commit, close.
+
+        A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
+        back, so the games written before stay whole, and raises StoreError naming the file."""
+        main = threading.current_thread() is threading.main_thread()
+        with self._lock:
+            self._main_writes += main
+            try:
+                with self._write(timeout) as con:
+                    yield con
+            finally:
+                self._main_writes -= main
+        if main and not self._main_writes and self.deferred is not None:
+            action, self.deferred = self.deferred, None
+            action()  # e.g. raise the SIGTERM that arrived during the transaction
+
+    @property
+    def writing(self) -> bool:
+        """Whether the main thread is inside a write transaction: a signal handler then
+        defers its action (`deferred`) to the transaction's end, so DuckDB is never
+        interrupted mid-query (its "Query interrupted" would replace the signal)."""
+        return self._main_writes > 0
+
+    @contextlib.contextmanager
+    def _write(self, timeout: float | None = None) -> Iterator[duckdb.DuckDBPyConnection]:
+        t0, c0 = time.perf_counter(), time.thread_time()
+        try:
+            if not self._ready:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            con = retrying_connect(str(self.path), read_only=False,
+                                   timeout=self.lock_timeout if timeout is None else timeout)
+        except duckdb.Error as exc:
+            if is_lock_error(exc):  # still held after the wait (pipelines.store.staging waits)
+                raise DatabaseHeld(f"{self._io_error(exc)} Another process holds the file.",
+                                   holder=exc) from exc
+            if isinstance(exc, (duckdb.IOException, duckdb.PermissionException)):
+                raise self._io_error(exc) from None
+            raise
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
+        try:
+            if not self._ready:
+                self._create(con)
+                self._ready = True
+            con.begin()
+            try:
+                yield con
+            except BaseException:
+                with contextlib.suppress(duckdb.Error):
+                    con.rollback()
+                raise
+            try:
+                con.commit()
+            except (duckdb.TransactionException, duckdb.FatalException) as exc:
+                # the commit's checkpoint (or a WAL) cannot be written, e.g. the disk is full:
+                # the file keeps its last checkpoint, without this transaction
+                raise self._io_error(exc) from None
+        except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
+            raise self._io_error(exc) from None
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+            self.write_s += time.perf_counter() - t0
+            self.write_cpu_s += time.thread_time() - c0
+            self.writes += 1
+            self.last_write = time.monotonic()
+
+    def _io_error(self, exc: BaseException) -> StoreError:
+        text = " ".join(str(exc).split())
+        if isinstance(exc, OSError) and exc.strerror:
+            text = exc.strerror
+        return StoreError(f"Cannot write to database '{self.path}' (--db): {text}. The "
+                          f"transaction was rolled back: the games written before are intact.")
+
+    @contextlib.contextmanager
+    def read(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        # under the writer's lock: DuckDB refuses a read-only connection in this process
+        # while the heartbeat thread holds a write one (another configuration)
+        with self._lock, connect_read(self.path, timeout=self.lock_timeout) as con:
+            yield con
+
+    def _create(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Create the tables, or bring an older database up to date: add the columns added
+        since (NULL in its old rows) and the primary keys.  Old rows are never rewritten, and
+        it is one transaction: a database that cannot be upgraded is left as it was."""
+        con.begin()
+        try:
+            for table, cols in SCHEMA.items():
+                key = PRIMARY_KEYS.get(table)
+                pk = f", PRIMARY KEY ({', '.join(key)})" if key else ""
+                con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # constants, not input
+                            + ", ".join(f"{n} {t}" for n, t in cols) + pk + ")")
+                have = {r[0] for r in con.execute(
+                    "SELECT column_name FROM information_schema.columns WHERE table_name = ?",
+                    [table]).fetchall()}
+                for name, typ in cols:  # older databases get the added columns
+                    if name not in have:
+                        con.execute(f"ALTER TABLE {table} ADD COLUMN {name} {typ}")
+                if key and not con.execute(
+                        "SELECT count(*) FROM duckdb_constraints() WHERE table_name = ? "
+                        "AND constraint_type = 'PRIMARY KEY'", [table]).fetchone()[0]:
+                    self._add_key(con, table, key)
+        except BaseException:
+            with contextlib.suppress(duckdb.Error):
+                con.rollback()
+            raise
+        con.commit()
+
+    def _add_key(self, con, table: str, key: tuple[str, ...]) -> None:
+        cols = ", ".join(key)
+        dup = con.execute(f"SELECT {cols}, count(*) FROM {table} GROUP BY ALL "
+                          f"HAVING count(*) > 1 LIMIT 1").fetchone()
+        if dup is not None:
+            example = ", ".join(f"{k}={v!r}" for k, v in zip(key, dup))
+            raise StoreError(
+                f"Database '{self.path}' (--db) was written by an older Delve without keys and "
+                f"its table '{table}' holds duplicate rows ({example}: {dup[-1]} times), so the "
+                f"key ({cols}) cannot be added. Nothing was changed: simulate into a new --db, or "
+                f"delete the duplicates of that run first.")
+        con.execute(f"ALTER TABLE {table} ADD PRIMARY KEY ({cols})")
+
+    def ensure_schema(self) -> None:
+        with self.write():
+            pass
+
+    # -- writes ------------------------------------------------------------------------------
+    @staticmethod
+    def _insert(con, table: str, data: pa.Table, run_id: str | None = None) -> None:
+        if data.num_rows == 0:
+            return
+        names = [n for n, _ in SCHEMA[table] if n in data.column_names]
+        con.register("delve_batch", data)
+        try:
+            if run_id is not None:
+                cols = ", ".join(["run_id", *names])
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT ?, {', '.join(names)} "
+                            f"FROM delve_batch", [run_id])
+            else:
+                cols = ", ".join(names)
+                con.execute(f"INSERT INTO {table} ({cols}) SELECT {cols} FROM delve_batch")
+        finally:
+            con.unregister("delve_batch")
+
+    def create_run(self, row: dict, *, map_cells: tuple[str, list] | None = None,
+                   timeout: float | None = None) -> None:
+        """Insert the run's row; with `map_cells` = (game id, cells), the game's map cells
+        not yet present in the same transaction (one write instead of two)."""
+        with self.write(timeout) as con:
+            self._create_run(con, row, map_cells)
+
+    def _create_run(self, con, row: dict, map_cells: tuple[str, list] | None) -> None:
+        row = dict(row)
+        row.setdefault("created_at", _now())
+        row.setdefault("status", "running")
+        row.setdefault("games_done", 0)
+        for key in ("rules", "config", "sets"):
+            if key in row and not isinstance(row[key], str):
+                row[key] = json.dumps(row[key], sort_keys=True)
+        cols = [n for n, _ in SCHEMA["runs"] if n in row]
+        data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
+        self._insert(con, "runs", data)
+        if map_cells is not None:
+            self._map_cells(con, *map_cells)
+
+    def write_batch(self, run_id: str, batch: dict[str, pa.Table] | None, *,
+                    finish: dict | None = None, staged=None, create: tuple | None = None,
+                    timeout: float | None = None) -> int:
+        """Write the games of one or more chunks (all four tables) in one transaction; returns
+        games written.  `finish` (status, error, wall_s: the arguments of `finish_run`) also
+        ends the run in the same transaction, so the last games and the run's status are
+        written together (one write instead of two).  `staged` (a `staging.Staged`) adds the
+        games parked on disk while the file was held, `create` = (row, map_cells) the run's
+        row not yet written (pipelines.store.staging)."""
+        n = (batch["games"].num_rows if batch is not None else 0) + (staged.games if staged else 0)
+        with self.write(timeout) as con:
+            if create is not None:
+                self._create_run(con, *create)
+            for table in BATCH_TABLES:
+                try:
+                    if staged is not None:
+                        staged.insert_table(con, table, run_id)
+                    if batch is not None:
+                        self._insert(con, table, batch[table], run_id)
+                except duckdb.ConstraintException as exc:
+                    raise StoreError(
+                        f"Run '{run_id}' already has some of these games in '{self.path}' "
+                        f"({' '.join(str(exc).split())}): is another process resuming the same "
+                        f"run? Nothing of this chunk was written.") from None
+            con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ?, "
+                        "heartbeat_at = ? WHERE run_id = ?", [n, _now(), run_id])
+            if finish is not None:
+                self._finish(con, run_id, **finish)
+        return n
+
+    def finish_run(self, run_id: str, status: str, *, error: str | None = None,
+                   wall_s: float | None = None) -> None:
+        with self.write() as con:
+            self._finish(con, run_id, status, error=error, wall_s=wall_s)
+
+    @staticmethod
+    def _finish(con, run_id: str, status: str, *, error: str | None = None,
+                wall_s: float | None = None) -> None:
+        con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
+                    "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+
+    def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None,
+                   writer: dict | None = None) -> set[int]:
+        """Mark a run 'running' again; returns the game ids it already has (each complete).
+        `map_cells` as in `create_run`; `writer` (host, pid, heartbeat_at: the resuming
+        process, `liveness.writer_identity`) is stamped on the row."""
+        with self.write() as con:
+            if map_cells is not None:
+                self._map_cells(con, *map_cells)
+            con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
+                        "WHERE run_id = ?", [run_id])
+            if writer is not None:
+                con.execute("UPDATE runs SET host = ?, pid = ?, heartbeat_at = ? WHERE run_id = ?",
+                            [writer["host"], writer["pid"], writer["heartbeat_at"], run_id])
+            done = {r[0] for r in con.execute("SELECT game_id FROM games WHERE run_id = ?",
+                                              [run_id]).fetchall()}
+            con.execute("UPDATE runs SET games_done = ? WHERE run_id = ?", [len(done), run_id])
+        return done
+
+    def heartbeat(self, run_id: str) -> None:
+        """The writer is alive: refresh the heartbeat of its running run."""
+        with self.write() as con:
+            con.execute("UPDATE runs SET heartbeat_at = ? WHERE run_id = ? AND status = 'running'",
+                        [_now(), run_id])
+
+    def ensure_map_cells(self, game_id: str, cells) -> int:
+        """Insert the map cells of maps not yet present for this game; returns rows written."""
+        if not cells:
+            return 0
+        with self.write() as con:
+            return self._map_cells(con, game_id, cells)
+
+    def _map_cells(self, con, game_id: str, cells) -> int:
+        if not cells:
+            return 0
+        have = {r[0] for r in con.execute(
+            "SELECT DISTINCT map FROM map_cells WHERE game = ?", [game_id]).fetchall()}
+        new = [c for c in cells if c.map not in have]
+        if not new:
+            return 0
+        data = to_arrow("map_cells", {
+            "game": [game_id] * len(new), "map": [c.map for c in new],
+            "cell": [c.cell for c in new], "x": [c.x for c in new], "y": [c.y for c in new],
+            "kind": [c.kind for c in new]})
+        self._insert(con, "map_cells", data)
+        return len(new)
+
+    # -- reads -------------------------------------------------------------------------------
+    def run_row(self, run_id: str) -> dict | None:
+        with self.read() as con:
+            cur = con.execute("SELECT * FROM runs WHERE run_id = ?", [run_id])
+            row = cur.fetchone()
+            if row is None:
+                return None
+            return dict(zip([d[0] for d in cur.description], row))

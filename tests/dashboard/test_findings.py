@@ -1,0 +1,93 @@
+"""Issue 18, findings in plain words: the sentences the Factions page and the report print,
+checked against known counts (a run with two clear imbalances, and one where nothing is
+significant)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from dashboard.findings import findings, games_needed, sentences
+from dashboard.queries.filters import _with_rates
+
+
+def _rates(wins: dict[str, int], games: int, p: float = 0.25) -> pl.DataFrame:
+    frame = pl.DataFrame({"faction": list(wins), "games": [games] * len(wins),
+                          "wins": list(wins.values()), "fair_share": [p] * len(wins)})
+    return _with_rates(frame).with_columns(pl.col("rate").alias("win_rate"))
+
+
+def _seats(wins: list[int], games: int, p: float = 0.25) -> pl.DataFrame:
+    frame = pl.DataFrame({"kind": ["turn order"] * len(wins), "position": list(range(len(wins))),
+                          "games": [games] * len(wins), "wins": wins,
+                          "fair_share": [p] * len(wins)})
+    return _with_rates(frame)
+
+
+LABELS = {"ironclads": "Ironclads", "gildtails": "Gildtails", "nightbarons": "Nightbarons",
+          "gemwardens": "Gemwardens"}
+
+
+def test_clear_imbalances_come_first_with_interval_games_and_verdict():
+    rates = _rates({"ironclads": 630, "gildtails": 110, "nightbarons": 380, "gemwardens": 380},
+                   1500)
+    seats = _seats([405, 360, 370, 365], 1500)
+    out = findings(rates, seats, n_games=1500, labels=LABELS)
+    text = [f.text for f in out]
+    # the largest significant gap first (Gildtails 7% is 18 points off, Ironclads 42% 17)
+    assert text[0] == ("Gildtails win 7% [6%, 9%] of 4-player games against a fair 25% "
+                       "(1,500 games): too weak.")
+    assert text[1] == ("Ironclads win 42% [40%, 45%] of 4-player games against a fair 25% "
+                       "(1,500 games): too strong.")
+    assert [f.significant for f in out[:2]] == [True, True]
+    # the others are "no evidence", never "fair"
+    quiet = next(f for f in out if f.kind == "no_evidence")
+    assert quiet.text.startswith("No evidence that the other 2 factions win more or less than "
+                                 "the fair 25% (from Gemwardens 25% [23%, 28%] to Nightbarons")
+    assert "fair." not in " ".join(text) and "balanced" not in " ".join(text)
+    first = next(f for f in out if f.kind == "first_player")
+    assert first.text.startswith("The first player wins 27% [25%, 29%] against a fair 25% "
+                                 "(1,500 games): no evidence of an advantage")
+    assert not first.significant
+
+
+def test_a_run_where_nothing_is_significant_says_so_and_how_many_games_would_tell():
+    rates = _rates({"a": 55, "b": 48, "c": 50, "d": 47}, 200)
+    seats = _seats([52, 50, 49, 49], 200)
+    assert not rates["significant"].any()
+    text = sentences(rates, seats, n_games=200)
+    assert text[0] == ("No evidence that any faction wins more or less than the fair 25% (from "
+                       "D 24% [18%, 30%] to A 28% [22%, 34%]; 200 games): none of them can be "
+                       "called too strong or too weak yet.")
+    # at Bonferroni's level over the 4 factions (Holm's strictest): z = 2.50,
+    # 0.275 * 0.725 * 2.50^2 / 0.025^2 = 1,990 player-games = games here -> about 2,000
+    assert text[1] == ("To tell whether A's 28% really differs from the fair 25% (a gap of "
+                       "3 points), about 2,000 games would be needed; this run has 200.")
+    assert "too strong." not in " ".join(text) and "too weak." not in " ".join(text)
+    assert any("first player wins 26% [20%, 32%]" in t and "no evidence" in t for t in text)
+
+
+def test_games_needed_is_the_interval_that_would_exclude_the_gap():
+    # 27.5% against 25% with 200 player-games of 200 games: z^2 p(1-p) / 0.025^2 = 1,225 -> 1,300
+    n = games_needed(0.275, 0.25, 200, 200)
+    assert n == 1300
+    # at that many games a 95% Wald interval is narrower than the gap (the promise made)
+    half = 1.96 * (0.275 * 0.725 / n) ** 0.5
+    assert half < 0.025
+    # a faction on half of the seats needs twice the games
+    assert games_needed(0.275, 0.25, 100, 200) == 2500
+    # over 4 Holm-corrected rows the level is Bonferroni's 0.05 / 4: more games
+    assert games_needed(0.275, 0.25, 200, 200, tests=4) == 2000
+
+
+def test_a_significant_first_player_advantage_is_reported():
+    seats = _seats([600, 420, 420, 360], 1800)
+    rates = _rates({"a": 450, "b": 450, "c": 450, "d": 450}, 1800)
+    text = sentences(rates, seats, n_games=1800, n_players=4)
+    assert text[0].startswith("The first player wins 33% [31%, 36%] against a fair 25% "
+                              "(1,800 games): an advantage of moving first")
+
+
+@pytest.mark.parametrize("frame", [pl.DataFrame(schema={"faction": pl.Utf8})])
+def test_no_data_no_sentence(frame):
+    assert sentences(None, None, n_games=0) == []

@@ -1,0 +1,74 @@
+"""The What-if form over the rules model (pipelines.lab.rules_form): fields come from the pydantic
+model with their types and constraints; changes become a TOML patch that loads like a variant
+file; values are parsed as TOML, never evaluated; errors name the path."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+import toygame
+from engine.core.errors import RulesError
+from engine.core.rules import diff
+from pipelines.lab import rules_form as rf
+
+from pipeline_helpers import glimmerdeep_ready
+
+
+def _doc():
+    return toygame.GAME.load_rules().model.model_dump(mode="json")
+
+
+def test_fields_follow_the_model():
+    doc = _doc()
+    assert rf.sections(toygame.ToyRules) == ["game", "costs", "factions", "maps"]
+    assert rf.entries(toygame.ToyRules, doc, "factions") == ["moles", "badgers", "voles"]
+    assert rf.entries(toygame.ToyRules, doc, "costs") == []
+    leaves = {l.dotted: l for l in rf.leaves(toygame.ToyRules, doc, "costs")}
+    assert leaves["costs.build"].kind == "int" and leaves["costs.build"].value == 3
+    assert leaves["costs.build"].hint == "≥ 0"
+    bonus = rf.leaves(toygame.ToyRules, doc, "factions", "voles")
+    assert [l.dotted for l in bonus] == ["factions.voles.bonus"]   # ids are not knobs
+
+
+def test_patch_round_trips_through_the_variant_loader(tmp_path):
+    doc = _doc()
+    patch = rf.build_patch(doc, {("factions", "voles", "bonus"): 5, ("game", "rounds"): 6})
+    text = rf.to_toml(patch, "test")
+    assert tomllib.loads(text) == {"factions": [{"id": "voles", "bonus": 5}], "game": {"rounds": 6}}
+    f = tmp_path / "v.toml"
+    f.write_text(text)
+    loaded = toygame.GAME.load_rules(variants=(str(f),))
+    assert diff(loaded.base_doc, loaded.doc) == [("factions.voles.bonus", 0, 5), ("game.rounds", 4, 6)]
+
+
+def test_invalid_patch_names_the_path(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(rf.to_toml(rf.build_patch(_doc(), {("costs", "build"): -2})))
+    with pytest.raises(RulesError) as err:
+        toygame.GAME.load_rules(variants=(str(f),))
+    assert err.value.field == "costs.build"
+
+
+def test_text_values_are_parsed_as_toml_never_evaluated():
+    leaf = rf.Leaf(("objectives", "table"), "toml", [1, 2])
+    assert rf.parse_value(leaf, "[1, 2, 3]") == [1, 2, 3]
+    with pytest.raises(RulesError) as err:
+        rf.parse_value(leaf, "__import__('os').system('false')")
+    assert err.value.field == "objectives.table"
+    assert rf.toml_value({"a b": "x\"y"}) == '{ "a b" = "x\\"y" }'
+
+
+@pytest.mark.skipif(not glimmerdeep_ready(), reason="glimmerdeep not registered")
+def test_glimmerdeep_form_covers_nested_collections():
+    from engine.core.registry import get_game
+    g = get_game("glimmerdeep")
+    doc = g.load_rules().model.model_dump(mode="json")
+    leaves = {l.dotted: l for l in rf.leaves(g.rules_model, doc, "workshops", "w02")}
+    assert leaves["workshops.w02.cost.iron"].kind == "int"
+    market = {l.dotted: l for l in rf.leaves(g.rules_model, doc, "market")}
+    assert market["market.extra_costs"].kind == "toml"
+    facs = {l.dotted: l for l in rf.leaves(g.rules_model, doc, "factions", "ironclads")}
+    assert "factions.ironclads.traits.ironclads_1r.params" in facs
+    assert facs["factions.ironclads.traits.ironclads_1l.side"].kind == "choice"

@@ -1,0 +1,81 @@
+"""Issue 12 / audit P1: who sits with whom.  The old `factions rotate` seated only 8 fixed,
+alphabetical tables (4 Glimmerdeep pairs never met at 4 players, 20 of 28 at 2 players); the
+balanced design seats every pair and every seat equally often per cycle."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import combinations
+
+import pytest
+
+from pipelines.run.plan import make_plan
+from pipelines.run.seating import balance, base_design, make_design
+
+
+def _counts(plan):
+    tables = [[s.faction for s in spec.seats] for spec in plan.specs]
+    pairs = Counter(q for t in tables for q in combinations(sorted(t), 2))
+    seats = Counter((f, s) for t in tables for s, f in enumerate(t))
+    return tables, pairs, seats
+
+
+@pytest.mark.parametrize("game,players", [("glimmerdeep", 2), ("glimmerdeep", 3), ("glimmerdeep", 4),
+                                          ("underhaven", 2), ("underhaven", 3), ("underhaven", 4)])
+def test_every_pair_meets_and_counts_are_within_ten_percent_after_one_cycle(game, players):
+    probe = make_plan(game, n_games=1, n_players=players, seed=11)
+    cycle = probe.design.cycle
+    plan = make_plan(game, n_games=cycle, n_players=players, seed=11)
+    tables, pairs, seats = _counts(plan)
+    factions = sorted(plan.factions)
+    every_pair = list(combinations(factions, 2))
+    assert all(pairs[q] > 0 for q in every_pair), [q for q in every_pair if not pairs[q]]
+    pair_counts = [pairs[q] for q in every_pair]
+    mean = sum(pair_counts) / len(pair_counts)
+    assert max(abs(c - mean) for c in pair_counts) <= 0.1 * mean
+    seat_counts = [seats[(f, s)] for f in factions for s in range(players)]
+    mean = sum(seat_counts) / len(seat_counts)
+    assert max(abs(c - mean) for c in seat_counts) <= 0.1 * mean
+    b = balance(tables, factions)
+    assert b.pairs_never == 0 and b.pair_min == min(pair_counts) and b.seat_max == max(seat_counts)
+
+
+def test_glimmerdeep_four_players_uses_a_true_bibd_not_eight_fixed_tables():
+    """Audit P1: '8 distinct tables, 37-38 games each'.  AG(3,2): 14 tables, each pair 3 times."""
+    tables, kind = base_design(8, 4)
+    assert "balanced incomplete block design" in kind
+    assert len({frozenset(t) for t in tables}) == 14
+    plan = make_plan("glimmerdeep", n_games=300, n_players=4, seed=5)
+    _, pairs, _ = _counts(plan)
+    assert len({frozenset(s.faction for s in sp.seats) for sp in plan.specs}) == 14
+    assert min(pairs.values()) >= 40 and len(pairs) == 28     # no pair that never meets
+
+
+def test_two_player_matchups_are_not_aliased_with_seat():
+    """Audit P1: at 2 players each matchup was always played from the same seat."""
+    plan = make_plan("glimmerdeep", n_games=56, n_players=2, seed=3)
+    ordered = Counter(tuple(s.faction for s in sp.seats) for sp in plan.specs)
+    assert len(ordered) == 56 and set(ordered.values()) == {1}   # every matchup, both ways
+
+
+def test_renaming_factions_only_renames_the_design():
+    """A faction's opponents no longer depend on the alphabet: the design is on labels."""
+    d1 = make_design(["a", "b", "c", "d", "e", "f", "g", "h"], 4, 9)
+    d2 = make_design(["z", "b", "c", "d", "e", "f", "g", "h"], 4, 9)
+    rename = {"a": "z"}
+    assert [tuple(rename.get(f, f) for f in d1.seating(i)) for i in range(60)] == \
+        [d2.seating(i) for i in range(60)]
+
+
+def test_seating_depends_on_the_seed_and_index_only():
+    a = make_plan("glimmerdeep", n_games=120, n_players=4, seed=21)
+    b = make_plan("glimmerdeep", n_games=70, n_players=4, seed=21, first_index=50)
+    assert [sp.seats for sp in a.specs[50:]] == [sp.seats for sp in b.specs]
+    c = make_plan("glimmerdeep", n_games=120, n_players=4, seed=22)
+    assert [sp.seats for sp in a.specs] != [sp.seats for sp in c.specs]
+
+
+def test_an_old_run_keeps_its_rotation_when_resumed():
+    old = make_plan("glimmerdeep", n_games=16, n_players=4, seed=1, seating="rotate")
+    flist = sorted(old.factions) if list(old.factions) == sorted(old.factions) else list(old.factions)
+    assert [s.faction for s in old.specs[1].seats] == [flist[(1 + s) % 8] for s in range(4)]
