@@ -1,6 +1,6 @@
 import pytest
 
-from helpers import plain_worker
+from cc_helpers import plain_worker
 
 from engine.core.protocol import Seat
 from engine.core.registry import get_game

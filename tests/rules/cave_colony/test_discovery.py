@@ -2,7 +2,7 @@
 
 import pytest
 
-from helpers import E, N, S, W, cell, kinds, lay, only_bag
+from cc_helpers import E, N, S, W, cell, kinds, lay, only_bag
 from engine.games.cave_colony.zone import mask_of
 
 

@@ -2,7 +2,7 @@
 Energy Die plus the worker's extra energy; every action 1 energy unless a trait changes it;
 out of energy, nothing that costs energy."""
 
-from helpers import N, cell, kinds, lay, plain_worker
+from cc_helpers import N, cell, kinds, lay, plain_worker
 from engine.games.cave_colony import cards as C
 
 

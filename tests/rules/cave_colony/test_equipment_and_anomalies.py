@@ -1,6 +1,6 @@
 """Action "Use Equipment" and the anomaly tiles and cards (assumed vocabulary, RULES.md)."""
 
-from helpers import N, S, cell, kinds, lay
+from cc_helpers import N, S, cell, kinds, lay
 from engine.games.cave_colony import cards as C
 
 

@@ -2,7 +2,7 @@
 
 import random
 
-from helpers import cell, kinds, lay
+from cc_helpers import cell, kinds, lay
 from engine.games.cave_colony import cards as C
 
 

@@ -2,7 +2,7 @@
 the colony card draw at the start of a turn and "After Completing 5 Colony Cards, you are the
 winner and the game is over"."""
 
-from helpers import cell, kinds, lay, plain_worker
+from cc_helpers import cell, kinds, lay, plain_worker
 from engine.games.cave_colony import cards as C
 
 BLUE, GREEN, YELLOW, WHITE = 3, 2, 1, 0

@@ -1,6 +1,6 @@
 """Rulebook "Oxygen", "Dying" and "Recruiting a Worker"."""
 
-from helpers import cell, lay, plain_worker
+from cc_helpers import cell, lay, plain_worker
 from engine.games.cave_colony import cards as C
 
 

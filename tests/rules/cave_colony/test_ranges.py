@@ -1,7 +1,7 @@
 """Rulebook common terms: "# Tiles Away" (following walls), "within line of sight" (without
 taking any turns), "through Walls" (not following walls); the Inner and Outer Rings."""
 
-from helpers import cell, lay
+from cc_helpers import cell, lay
 from engine.games.cave_colony.zone import in_range, within_sight, within_walls
 
 

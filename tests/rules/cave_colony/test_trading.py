@@ -1,6 +1,6 @@
 """Rulebook "Trading", as the documented fixed-rate rule (RULES.md "Trading"), off by default."""
 
-from helpers import cell, kinds, lay
+from cc_helpers import cell, kinds, lay
 
 BLUE, GREEN = 3, 2
 
