@@ -4,24 +4,22 @@ database (the tuning grid); the ladder writes its matches to the database as run
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from engine.core.play import play_game
 from engine.core.protocol import Seat
 from engine.core.registry import get_game
 from engine.core.rng import game_seed
+from pipelines.stats import rate_ci
 
 
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate (pipelines.stats.rate_ci, statsmodels);
+    (0, 1) when no game was played."""
     if n == 0:
         return 0.0, 1.0
-    p = wins / n
-    den = 1 + z * z / n
-    mid = (p + z * z / (2 * n)) / den
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
-    return max(0.0, mid - half), min(1.0, mid + half)
+    r = rate_ci(wins, n)
+    return r.low, r.high
 
 
 @dataclass
