@@ -9,12 +9,49 @@ who is to move and what is legal.  Each game supplies two tables, frame kind -> 
 
 from __future__ import annotations
 
+import random
+
 from .errors import IllegalAction
+from .events import NULL_LOG, EventLog
+from .rng import chance_rng
 
 
 class FrameMachine:
     LEGAL: dict = {}
     APPLY: dict = {}
+
+    def start(self, seed: int, log: bool = True) -> None:
+        """The fields every decision-stack game starts with: its own chance stream (from the
+        game seed), the event log, round 1 of the setup phase, no decision pending."""
+        self.rng = chance_rng(seed)
+        self.log = EventLog(enabled=log)
+        self.round = 1
+        self.step = 0
+        self.phase = "setup"
+        self.ended_by = None
+        self.over = False
+        self.stack = []
+        self.agenda = []
+
+    def copy_log_and_chance(self, copy: "FrameMachine", log: bool) -> None:
+        """The end of every clone: with `log`, the copy gets its own log and the same position
+        of the chance stream (it plays on exactly as the original would); without, a lookahead
+        copy keeps no log and no stream (`chance()` then gives it a fixed one)."""
+        if log:
+            copy.log = self.log.copy()
+            if self.rng is not None:
+                copy.rng = random.Random()
+                copy.rng.setstate(self.rng.getstate())
+        else:
+            copy.log = NULL_LOG
+            copy.rng = None
+
+    def chance(self) -> random.Random:
+        """The game's chance stream; a lookahead copy (no stream) uses a fixed one, since what
+        it would draw is hidden anyway (search bots determinise first)."""
+        if self.rng is None:
+            self.rng = random.Random(self.step)
+        return self.rng
 
     def to_move(self) -> int:
         return self.stack[-1][1] if self.stack else -1

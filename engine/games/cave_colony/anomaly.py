@@ -35,7 +35,7 @@ def resolve_card(s, frame, a) -> None:
 
 
 def resolve(s, seat: int, e) -> None:
-    rng = s._chance()
+    rng = s.chance()
     cell = s.pos[seat]
     if e.oxygen > 0:
         s.gain_oxygen(seat, e.oxygen)

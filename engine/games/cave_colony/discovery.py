@@ -73,7 +73,7 @@ def discover(s, seat: int, cell: int, frm: int, back: int) -> None:
     types, exempt = eligible(s, cell, frm, back)
     want = 1 + max(0, s.mods[seat][C.DISCOVERY_DRAWS])
     drawn = []
-    rng = s._chance()
+    rng = s.chance()
     for _ in range(want):
         pool = [t for t in types if s.bag[t] > 0]
         if not pool:

@@ -5,8 +5,6 @@ in the supply, the first player by a die roll, then every player recruits a firs
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
-from engine.core.rng import chance_rng
 
 from . import cards as C
 from .state import NC, CaveState
@@ -22,15 +20,8 @@ def new_state(rules, seats, seed: int, log: bool = True) -> CaveState:
     s.st = st
     s.n = n
     s.map_id = MAP_ID
-    s.rng = rng = chance_rng(seed)
-    s.log = EventLog(enabled=log)
-    s.round = 1
-    s.step = 0
-    s.phase = "setup"
-    s.ended_by = None
-    s.over = False
-    s.stack = []
-    s.agenda = []
+    s.start(seed, log)  # rng, log, round 1, setup, empty stack (FrameMachine)
+    rng = s.rng
     s.once = rules.crystals.boosts == "once"
     # seats are colonies: a seat's faction is its colony colour
     s.colour = tuple(seat.faction for seat in seats)

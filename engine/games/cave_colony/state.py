@@ -14,9 +14,7 @@ frame kinds they own with `@legal(kind)` / `@apply(kind)` and tasks with `@task(
 
 from __future__ import annotations
 
-import random
 
-from engine.core.events import NULL_LOG
 from engine.core.frames import FrameMachine
 
 from . import cards as C
@@ -67,22 +65,9 @@ class CaveState(FrameMachine):
             d[name] = d[name].copy()
         s.deck = [x.copy() for x in self.deck]
         s.known = [x.copy() for x in self.known]
-        if log:
-            s.log = self.log.copy()
-            if self.rng is not None:
-                s.rng = random.Random()
-                s.rng.setstate(self.rng.getstate())
-        else:
-            s.log = NULL_LOG
-            s.rng = None
+        self.copy_log_and_chance(s, log)
         return s
 
-    def _chance(self) -> random.Random:
-        """The game's chance stream; an observation (no stream) uses a fixed one, since what
-        it would draw is hidden anyway (search bots determinise first)."""
-        if self.rng is None:
-            self.rng = random.Random(self.step)
-        return self.rng
 
     # ------------------------------------------------------------------ protocol
     def _advance(self) -> None:
@@ -123,7 +108,7 @@ class CaveState(FrameMachine):
         self.agenda.extend(reversed(tasks))
 
     def roll(self, faces) -> int:
-        return faces[self._chance().randrange(len(faces))]
+        return faces[self.chance().randrange(len(faces))]
 
     def max_oxygen(self, seat: int) -> int:
         return max(1, self.rules.worker.max_oxygen + self.mods[seat][C.MAX_OXYGEN])

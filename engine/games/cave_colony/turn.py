@@ -91,7 +91,7 @@ def end_game(s, how: str) -> None:
     """The game is over.  A roll-off (one shuffle of the seats from the chance stream) is
     kept for the last tie-break of the ranking (scoring.py)."""
     order = list(range(s.n))
-    s._chance().shuffle(order)
+    s.chance().shuffle(order)
     s.rolloff = tuple(order)
     s.over = True
     s.ended_by = how

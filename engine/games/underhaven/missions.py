@@ -51,7 +51,7 @@ def refill_missions(s) -> None:
             if not s.mission_deck and s.mission_discard:
                 s.mission_deck = s.mission_discard
                 s.mission_discard = []
-                s._chance().shuffle(s.mission_deck)
+                s.chance().shuffle(s.mission_deck)
             if s.mission_deck:
                 s.missions[i] = s.mission_deck.pop()
 

@@ -6,9 +6,7 @@ from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
 from engine.core.errors import SetupError
-from engine.core.events import EventLog
 from engine.core.protocol import Seat
-from engine.core.rng import chance_rng
 
 from .board import MAP_ID, geometry, maps
 from .rules import PLAYER_COUNTS
@@ -148,15 +146,8 @@ def new_state(rules, seats, seed: int, map_id: str, log: bool = True) -> Underha
     s.n = n = len(seats)
     s.st = st = static_for(rules, (n, map_id))
     s.map_id = map_id
-    s.rng = chance_rng(seed)
-    s.log = EventLog(enabled=log)
-    s.round = 1
-    s.step = 0
-    s.phase = "setup"
-    s.ended_by = None
-    s.over = False
-    s.stack = []
-    s.agenda = []
+    s.start(seed, log)  # rng, log, round 1, setup, empty stack (FrameMachine)
+    rng = s.rng
     geo = st.geo
     rng = s.rng
     # Octagons face down (setup 1): a random regular tile on every octagon of the layout.

@@ -5,9 +5,7 @@ builds it, decisions.py installs the decision tables (frame kind -> legal / appl
 
 from __future__ import annotations
 
-import random
 
-from engine.core.events import NULL_LOG
 from engine.core.frames import FrameMachine
 
 from . import missions, payment, scoring
@@ -173,22 +171,9 @@ class UnderhavenState(FrameMachine):
         s.start_card_deck = self.start_card_deck.copy()
         s.slot_sets_left = self.slot_sets_left.copy()
         s.loan_cubes = self.loan_cubes.copy()
-        if log:
-            s.log = self.log.copy()
-            if self.rng is not None:
-                s.rng = random.Random()
-                s.rng.setstate(self.rng.getstate())
-        else:
-            s.log = NULL_LOG
-            s.rng = None
+        self.copy_log_and_chance(s, log)
         return s
 
-    def _chance(self) -> random.Random:
-        """The game's chance stream; a lookahead copy (no stream) uses a fixed one, since what
-        it would draw is hidden anyway."""
-        if self.rng is None:
-            self.rng = random.Random(self.step)
-        return self.rng
 
     def describe_move(self, action, frame):
         return describe(self, action, frame)

@@ -12,8 +12,6 @@ the 1-2-credit Special deck shows its top card.
 
 from __future__ import annotations
 
-from engine.core.events import EventLog
-from engine.core.rng import chance_rng
 
 from .state import Player, UWCState, static_for
 
@@ -28,15 +26,8 @@ def new_state(rules, seats, seed: int, map_id: str, log: bool = True) -> UWCStat
     s.geo = g
     s.n = n
     s.map_id = map_id
-    s.rng = rng = chance_rng(seed)
-    s.log = EventLog(enabled=log)
-    s.round = 1
-    s.step = 0
-    s.phase = "setup"
-    s.ended_by = None
-    s.over = False
-    s.stack = []
-    s.agenda = []
+    s.start(seed, log)  # rng, log, round 1, setup, empty stack (FrameMachine)
+    rng = s.rng
     s.era = 1
     s.turns_done = 0
     s.fed_clock = 0

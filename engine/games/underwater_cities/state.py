@@ -8,10 +8,8 @@ holds small tuples; the modules of this package fill `UWCState.LEGAL` / `APPLY` 
 
 from __future__ import annotations
 
-import random
 
 from engine.core.cache import PerRulesCache
-from engine.core.events import NULL_LOG
 from engine.core.frames import FrameMachine
 
 from .network import geo
@@ -181,22 +179,9 @@ class UWCState(FrameMachine):
         s.tie_order = self.tie_order.copy()
         s.contracts = [c.copy() for c in self.contracts]
         s.turn = self.turn.copy()
-        if log:
-            s.log = self.log.copy()
-            if self.rng is not None:
-                s.rng = random.Random()
-                s.rng.setstate(self.rng.getstate())
-        else:
-            s.log = NULL_LOG
-            s.rng = None
+        self.copy_log_and_chance(s, log)
         return s
 
-    def chance(self) -> random.Random:
-        """The game's chance stream; a lookahead copy (no stream) uses a fixed one, since
-        what it would draw is hidden anyway."""
-        if self.rng is None:
-            self.rng = random.Random(self.step)
-        return self.rng
 
     # ------------------------------------------------------------------ protocol
     def describe_move(self, action, frame):
