@@ -329,3 +329,11 @@ if sweep_ids:
         if table["value"].null_count() == 0:
             st.plotly_chart(charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
         st.container(key="whatif_sweep_table").dataframe(table.drop("run_id"), hide_index=True)
+        diffs = ui.load(wq.sweep_diffs, str(db), sid)
+        if diffs is not None and diffs.height:
+            from pipelines.lab.sweep import SWEEP_FAMILY
+            st.markdown("**Each point against the first**, game by game on the same seeds "
+                        f"(win rate B - A with its 95% interval; p-values Holm-corrected in one "
+                        f"family: {SWEEP_FAMILY}). The table above ranks points by point "
+                        "estimate only; these differences are what the shared seeds support.")
+            st.container(key="whatif_sweep_diffs").dataframe(diffs, hide_index=True)

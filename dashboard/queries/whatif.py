@@ -86,6 +86,13 @@ def sweep(db: str, sweep_id: str) -> pl.DataFrame:
 
 
 @cached(ttl=TTL_S)
+def sweep_diffs(db: str, sweep_id: str) -> pl.DataFrame:
+    """pipelines.lab.sweep.sweep_vs_reference: each point against the first, paired, Holm."""
+    from pipelines.lab.sweep import sweep_vs_reference
+    return _guard(sweep_vs_reference, db, sweep_id)
+
+
+@cached(ttl=TTL_S)
 def checks(db: str, run_id: str):
     """pipelines.lab.design_checks.run_checks, cached; a DelveError becomes its message (str)."""
     from pipelines.lab.design_checks import run_checks

@@ -122,8 +122,10 @@ def compare(run_a, run_b, db, as_json):
 def sweep(game, sets, n_games, players, bots, seed, jobs, variants, map_id, factions, label, db,
             no_log_moves, no_progress):
     """One run of GAME per value of the swept --set, all on the same seeds, grouped as a sweep;
-    prints each faction's win rate with its 95% interval against the value."""
-    from pipelines.lab.sweep import format_sweep, run_sweep, split_sets, sweep_table
+    prints each faction's win rate with its 95% interval against the value, and each point's
+    paired win-rate differences against the first point (Holm over the whole sweep)."""
+    from pipelines.lab.sweep import (format_sweep, run_sweep, split_sets, sweep_table,
+                                     sweep_vs_reference)
     from pipelines.store import Store, check_db_path
     check_db_path(db)
     fixed, swept = split_sets(sets)
@@ -133,7 +135,7 @@ def sweep(game, sets, n_games, players, bots, seed, jobs, variants, map_id, fact
                     label=label, jobs=jobs, log_moves=not no_log_moves,
                     progress=not no_progress, echo=lambda s: click.echo(s, err=True))
     click.echo(f"sweep {res.sweep_id}: {len(res.runs)} runs of {n_games} games on the same seeds")
-    click.echo(format_sweep(sweep_table(db, res.sweep_id)))
+    click.echo(format_sweep(sweep_table(db, res.sweep_id), sweep_vs_reference(db, res.sweep_id)))
 
 
 @click.command("balance")

@@ -176,7 +176,72 @@ def max_deviation(table: pl.DataFrame) -> pl.DataFrame:
                  pl.col("faction").sort_by("dev").last().alias("worst_faction")))
 
 
-def format_sweep(table: pl.DataFrame) -> str:
+#: The family in which the sweep's paired differences are Holm-corrected: every (point, faction)
+#: difference against the reference point, together.
+SWEEP_FAMILY = "sweep: faction win rates against the reference point"
+
+
+def sweep_vs_reference(db, sweep_id: str) -> pl.DataFrame:
+    """Each faction's win-rate change at every sweep point against the sweep's reference point
+    (its first run), game by game on the shared seeds: `pipelines.lab.compare` does each pair
+    (paired when the seeds and seats match: exact McNemar p-value, Newcombe's score interval,
+    the rule-of-three bound when no game changed; Welch otherwise), and the p-values of all
+    points and factions are Holm-corrected together in one family (`SWEEP_FAMILY`)."""
+    from pipelines.lab.compare import compare
+    from pipelines.stats import holm
+    with connect_read(db) as con:
+        runs = con.execute("SELECT run_id, config FROM runs WHERE sweep_id = ? "
+                           "ORDER BY created_at, run_id", [sweep_id]).fetchall()
+    schema = {"point": pl.Utf8, "value": pl.Object, "faction": pl.Utf8, "paired": pl.Boolean,
+              "n": pl.Int64, "ref": pl.Float64, "win_rate": pl.Float64, "diff": pl.Float64,
+              "low": pl.Float64, "high": pl.Float64, "p": pl.Float64, "note": pl.Utf8}
+    if len(runs) < 2:
+        return pl.DataFrame(schema={k: v for k, v in schema.items() if k != "value"})
+    ref_id = runs[0][0]
+    rows = []
+    for run_id, cfg in runs[1:]:
+        point = json.loads(cfg or "{}").get("sweep", {})
+        c = compare(db, ref_id, run_id, heatmap=False)
+        fac = c.table.filter((pl.col("kind") == "faction") & (pl.col("metric") == "win_rate"))
+        for r in fac.iter_rows(named=True):
+            rows.append({"point": json.dumps(point, sort_keys=True), "faction": r["key"],
+                         "paired": c.paired, "n": int(r["n_b"]), "ref": r["a"],
+                         "win_rate": r["b"], "diff": r["diff"], "low": r["low"],
+                         "high": r["high"], "p": r["p"], "note": r["note"] or ""})
+    out = pl.DataFrame(rows, schema={k: v for k, v in schema.items() if k != "value"})
+    if out.height:
+        ps = [1.0 if p is None or math.isnan(p) else p for p in out["p"].to_list()]
+        reject, adj = holm(ps)
+        out = out.with_columns(pl.Series("p_holm", adj, dtype=pl.Float64),
+                               pl.Series("significant", [bool(x) for x in reject]),
+                               pl.lit(SWEEP_FAMILY).alias("family"))
+    return out
+
+
+def format_vs_reference(diffs: pl.DataFrame) -> str:
+    """The paired differences in words: which factions moved significantly, per point."""
+    if not diffs.height:
+        return ""
+    paired = bool(diffs["paired"].all())
+    ref = "the first point"
+    lines = [f"against {ref}, game by game on the same seeds "
+             f"({'paired' if paired else 'NOT paired: seeds or seats differ, Welch'}; "
+             f"Holm over all {diffs.height} point x faction differences):"]
+    for pt in dict.fromkeys(diffs["point"].to_list()):
+        sub = diffs.filter(pl.col("point") == pt)
+        sig = sub.filter(pl.col("significant"))
+        if sig.height:
+            moved = ", ".join(f"{r['faction']} {r['diff']:+.1%} [{r['low']:+.1%},{r['high']:+.1%}]"
+                              for r in sig.iter_rows(named=True))
+        else:
+            widest = sub.select((pl.col("high") - pl.col("low")).max()).item()
+            moved = (f"no faction's win rate changed significantly (intervals up to "
+                     f"{widest:.1%} wide)" if widest is not None else "no games to compare")
+        lines.append(f"  {pt}: {moved}")
+    return "\n".join(lines)
+
+
+def format_sweep(table: pl.DataFrame, diffs: pl.DataFrame | None = None) -> str:
     factions = sorted(set(table["faction"].to_list()))
     points = list(dict.fromkeys(table["point"].to_list()))
     lines = [f"{'point':<32} " + " ".join(f"{f[:16]:>22}" for f in factions) + "  max dev"]
@@ -193,4 +258,6 @@ def format_sweep(table: pl.DataFrame) -> str:
     lines.append(f"closest to fair (point estimate): {best['point']} (largest deviation "
                  f"{best['max_deviation']:.3f}); use `delve balance` for an answer with a stated "
                  f"error rate")
+    if diffs is not None and diffs.height:
+        lines.append(format_vs_reference(diffs))
     return "\n".join(lines)

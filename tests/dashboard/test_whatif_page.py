@@ -111,6 +111,10 @@ def test_comparison_shows_pairing_intervals_and_holm(whatif_db, monkeypatch):
     rounds = length[length["metric"] == "rounds"].iloc[0]
     assert rounds["a"] == 5 and rounds["b"] == 4
     assert at.selectbox(key="whatif_sweep") is not None  # the sweep section is there
+    diffs = at.get_by_key("whatif_sweep_diffs").dataframe[0].value
+    assert {"point", "faction", "paired", "diff", "low", "high", "p", "p_holm",
+            "family"} <= set(diffs.columns)
+    assert diffs["paired"].all() and diffs["family"].str.startswith("sweep").all()
 
 
 def test_checks_page_shows_findings(whatif_db, monkeypatch):

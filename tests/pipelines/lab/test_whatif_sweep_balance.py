@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 
+import polars as pl
 import pytest
 
 from engine.core.errors import DelveError
@@ -143,3 +144,30 @@ def test_games_for_width_scales_as_inverse_square():
     rates = {"a": (25, 100), "b": (50, 100)}
     need = games_for_width(rates, 0.1, 100)
     assert 350 < need < 450   # half-width 0.098 at n=100 -> width 0.196: about 3.8x the games
+
+
+def test_sweep_compares_every_point_with_the_reference_game_by_game(cli, tmp_path):
+    """Audit (stats.md, "Sweeps"): points were compared only by point estimate; now each point
+    is compared with the first one on the shared seeds (paired), Holm over the whole sweep."""
+    from pipelines.lab.sweep import SWEEP_FAMILY, sweep_vs_reference
+    db = tmp_path / "s.duckdb"
+    res = cli("sweep", "toy", "--set", "factions.moles.bonus=0,0,4", *TWO, "--games", 300,
+              "--seed", 3, "--db", db, "--no-progress", "--no-log-moves")
+    assert res.exit_code == 0, res.output
+    with connect_read(db) as con:
+        sweep_id = con.execute("SELECT any_value(sweep_id) FROM runs").fetchone()[0]
+    diffs = sweep_vs_reference(db, sweep_id)
+    assert diffs.height == 4 and diffs["paired"].all()          # 2 points x 2 factions
+    assert set(diffs["family"]) == {SWEEP_FAMILY}
+    same = diffs.filter(pl.col("point") == diffs["point"][0])
+    # The second point plays the reference's rules: no game changed, and the interval is the
+    # rule-of-three bound, not a proven zero.
+    assert same["diff"].to_list() == [0.0, 0.0] and not same["significant"].any()
+    assert all("rule of three" in n for n in same["note"])
+    assert same["high"][0] == pytest.approx(3 / 300)
+    big = diffs.filter((pl.col("point") != diffs["point"][0]) & (pl.col("faction") == "moles"))
+    assert big["diff"][0] > 0 and big["significant"][0] and big["low"][0] > 0
+    assert big["p_holm"][0] >= big["p"][0]
+    assert "against the first point, game by game on the same seeds (paired" in res.output
+    assert "no faction's win rate changed significantly" in res.output
+    assert "moles +" in res.output
