@@ -13,8 +13,13 @@ What a sentence may claim is exactly what the statistics support:
   Bonferroni level of the Holm-corrected rows, would be narrower than the gap between it and
   the fair share, never less than 2 points);
 - every sentence carries its interval and the games behind it.
+- where the points come from: for the score category whose points differ most between factions,
+  the faction it brings the least (and the most) of their points, each with its interval; "the
+  least of any faction" is said plainly only when the gap to the next faction is significant at
+  the Bonferroni level over the categories scanned, otherwise the sentence says it is not clear.
 Sentences are ordered by importance: a significant imbalance first (largest gap first), then
-the first player's advantage, then what the evidence cannot settle yet.
+the first player's advantage, then what the evidence cannot settle yet, then where points come
+from.
 """
 
 from __future__ import annotations
@@ -100,14 +105,73 @@ def _ok(*values: Any) -> bool:
     return all(v is not None and not (isinstance(v, float) and math.isnan(v)) for v in values)
 
 
+def _mean_ci(r: Mapping[str, Any], z: float = Z95) -> tuple[float, float, float]:
+    """Mean points per player-game with its normal interval (a faction sits once per game, so
+    its player-games are independent games)."""
+    n, mean, var = int(r["n"]), float(r["mean"]), float(r.get("var") or 0.0)
+    half = z * math.sqrt(max(var, 0.0) / n) if n > 1 else math.inf
+    return mean, mean - half, mean + half
+
+
+def _pts(x: float) -> str:
+    return f"{x:.1f}"
+
+
+def category_findings(by_category: Any, labels: Mapping[str, str] | None = None) -> list[Finding]:
+    """Where the points come from: `by_category` has faction, category, n (player-games), mean
+    and var of the points per player-game (`queries.category_by_faction`).  One sentence, on
+    the category whose mean differs most between factions (at least 2 factions, 2 games each)."""
+    rows = [r for r in _rows(by_category) if _ok(r.get("mean")) and int(r.get("n") or 0) > 1]
+    totals: dict[str, float] = {}
+    per_cat: dict[str, list[dict]] = {}
+    for r in rows:
+        totals[r["faction"]] = totals.get(r["faction"], 0.0) + float(r["mean"])
+        per_cat.setdefault(r["category"], []).append(r)
+    cats = {c: rs for c, rs in per_cat.items() if len(rs) >= 2}
+    if not cats:
+        return []
+    spread = {c: max(float(r["mean"]) for r in rs) - min(float(r["mean"]) for r in rs)
+              for c, rs in cats.items()}
+    cat = max(sorted(cats), key=lambda c: spread[c])
+    if spread[cat] <= 0:
+        return []
+    ranked = sorted(cats[cat], key=lambda r: (float(r["mean"]), r["faction"]))
+    low, nxt, top = ranked[0], ranked[1], ranked[-1]
+    z_b = NormalDist().inv_cdf(1 - 0.05 / (2 * len(cats)))
+    se = math.sqrt(float(low.get("var") or 0) / int(low["n"]) + float(nxt.get("var") or 0)
+                   / int(nxt["n"]))
+    clear = float(nxt["mean"]) - float(low["mean"]) > z_b * se
+    cname = _name(labels, cat).lower() if labels and cat in labels else cat.replace("_", " ")
+
+    def part(r: Mapping[str, Any]) -> str:
+        m, lo, hi = _mean_ci(r)
+        return (f"{_pts(m)} [{_pts(lo)}, {_pts(hi)}] of their {totals[r['faction']]:.0f} "
+                f"points per game")
+
+    lname, tname, nname = (_name(labels, r["faction"]) for r in (low, top, nxt))
+    if clear:
+        least = "the least of any faction"
+    else:
+        least = (f"the least in these games, but not clearly below {_poss(nname)} "
+                 f"{_pts(float(nxt['mean']))}")
+    text = f"{_poss(lname)} {cname} brings {part(low)}, {least}"
+    if top is not low:
+        text += f"; it brings {tname} the most, {part(top)}"
+    return [Finding(text + f" ({int(low['n']):,} and {int(top['n']):,} player-games).",
+                    "categories", 0.8, clear)]
+
+
 def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
-             labels: Mapping[str, str] | None = None) -> list[Finding]:
+             labels: Mapping[str, str] | None = None,
+             categories: Any = None) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
     `seats`: kind ('turn order' / 'seat'), position, games, rate, low, high, fair_share,
     significant; `n_games`: the games they rest on; `n_players`: the player-count filter, if
-    any (the sentence then says "of 4-player games"); `labels`: display names of factions."""
+    any (the sentence then says "of 4-player games"); `labels`: display names of factions and
+    categories; `categories`: points per player-game by faction and category (optional, for the
+    "where the points come from" sentence, `category_findings`)."""
     out: list[Finding] = []
     if n_players is None:  # one player count in the data: its fair share says which
         shares = {round(r["fair_share"], 9) for r in _rows(rates) if _ok(r.get("fair_share"))}
@@ -182,6 +246,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
                 f"{_points(MIN_GAP)} of the fair share; settling a gap of {_points(MIN_GAP)} "
                 f"would take about {n:,} games (this run has {n_games:,}).",
                 "more_games", 0.9, False))
+    if categories is not None:
+        out.extend(category_findings(categories, labels))
     out.sort(key=lambda f: -f.weight)
     return out
 

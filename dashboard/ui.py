@@ -230,7 +230,7 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
 
 
 def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
-                  filters: dict[str, Any]) -> None:
+                  filters: dict[str, Any], categories: Any = None) -> None:
     """The Factions page's "Findings" block: the statistics below in plain words
     (dashboard.findings), most important first."""
     from dashboard.findings import sentences
@@ -239,7 +239,8 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
     st.markdown("#### Findings")
     with st.container(key="findings", border=True):
         st.markdown("\n".join(f"- {s}" for s in sentences(
-            rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run))))
+            rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
+            categories=categories)))
         st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
                    "excludes the fair share after Holm's correction over the factions.")
 

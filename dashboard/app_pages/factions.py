@@ -12,6 +12,7 @@ import streamlit as st
 from dashboard import charts, ui
 from dashboard.queries import core as qcore
 from dashboard.queries import factions as qf
+from dashboard.queries import scoring as qs
 
 db, run, filters = ui.filtered_run("Factions")
 run_id = run["run_id"]
@@ -20,14 +21,15 @@ n_games = ui.games_or_stop(db, run_id, filters)
 # finds its value cached or waits for it.
 qcore.start(db, qf.strength_model, run_id, filters["n_players"], filters["map_id"],
               version=filters["version"])
-for helper in (qf.faction_matrix, qf.seat_rates, qf.score_quantiles):
+for helper in (qf.faction_matrix, qf.seat_rates, qf.score_quantiles, qs.category_by_faction):
     qcore.start(db, helper, run_id, **filters)
 
 rates = ui.load(qf.faction_rates, db, run_id, **filters)
 if rates is None:
     st.stop()
 player_games = int(rates["games"].sum())
-ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters)
+ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters,
+                 ui.load(qs.category_by_faction, db, run_id, **filters))
 
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(n_games, player_games,

@@ -158,7 +158,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     factions = Section(f"{prefix}Factions", notes=[rests])
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
-        labels=game_labels(run)))
+        labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v)))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),

@@ -91,3 +91,33 @@ def test_a_significant_first_player_advantage_is_reported():
 @pytest.mark.parametrize("frame", [pl.DataFrame(schema={"faction": pl.Utf8})])
 def test_no_data_no_sentence(frame):
     assert sentences(None, None, n_games=0) == []
+
+
+def _cats(rows: list[tuple[str, str, int, float, float]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=["faction", "category", "n", "mean", "var"], orient="row")
+
+
+def test_where_the_points_come_from_names_the_faction_a_category_serves_least():
+    """Issue 18: "Gildtails' calling brings 4 of their 66 points, the least of any faction"."""
+    cats = _cats([("gildtails", "calling", 400, 4.0, 9.0), ("gildtails", "buildings", 400, 62.0, 100.0),
+                  ("ironclads", "calling", 400, 12.0, 16.0), ("ironclads", "buildings", 400, 60.0, 100.0),
+                  ("nightbarons", "calling", 400, 9.0, 16.0), ("nightbarons", "buildings", 400, 61.0, 100.0)])
+    labels = {**LABELS, "calling": "Faction calling"}
+    rates = _rates({"ironclads": 100, "gildtails": 100, "nightbarons": 100}, 400, 1 / 3)
+    out = [f for f in findings(rates, n_games=400, labels=labels, categories=cats)
+           if f.kind == "categories"]
+    assert len(out) == 1 and out[0].significant
+    # 4 +- 1.96 * 3 / 20 = [3.7, 4.3]; totals 4 + 62 = 66 and 12 + 60 = 72
+    assert out[0].text == ("Gildtails' faction calling brings 4.0 [3.7, 4.3] of their 66 points "
+                           "per game, the least of any faction; it brings Ironclads the most, 12.0 "
+                           "[11.6, 12.4] of their 72 points per game (400 and 400 player-games).")
+
+
+def test_where_the_points_come_from_says_when_the_least_is_not_clear():
+    cats = _cats([("gildtails", "calling", 30, 8.0, 36.0), ("ironclads", "calling", 30, 9.0, 36.0),
+                  ("gildtails", "buildings", 30, 50.0, 100.0), ("ironclads", "buildings", 30, 50.5, 100.0)])
+    out = sentences(None, n_games=30, categories=cats, labels=LABELS)
+    assert len(out) == 1
+    assert "Gildtails' calling brings 8.0 [" in out[0]
+    assert "the least in these games, but not clearly below Ironclads' 9.0" in out[0]
+    assert "the least of any faction" not in out[0]
