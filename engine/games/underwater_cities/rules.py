@@ -158,10 +158,19 @@ class Card(RulesModel):
                 raise ValueError("a permanent card has an `ability` and no `effect`")
         elif not self.effect or self.ability is not None:
             raise ValueError(f"a {self.type} card has an `effect` and no `ability`")
-        if self.type in ("production", "end"):
+        # Production applies gains (production.py), final scoring counts points and makes
+        # conversions (scoring.py): anything else in these effects would be silently ignored.
+        if self.type == "production":
+            for p in self.effect:
+                if p.kind != "gain":
+                    raise ValueError("production effects use only 'gain' parts")
+        if self.type == "end":
             for p in self.effect:
                 if p.kind not in ("gain", "trade"):
-                    raise ValueError(f"{self.type} effects use only 'gain' and 'trade' parts")
+                    raise ValueError("end-scoring effects use only 'gain' and 'trade' parts")
+                g = p.gain
+                if any(g.vec()) or g.cards or g.federation or (p.kind == "trade" and not g.points):
+                    raise ValueError("end-scoring effects gain points only")
         return self
 
 

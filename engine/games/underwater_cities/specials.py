@@ -1,7 +1,8 @@
 """Taking a Special card (rulebook "Drawing Special Cards"): a face-up 3-credit card (not
 replaced), or the top card of the 1-2-credit deck (face up, so every player knows it), or
 move the top card to the bottom, look at the next 3, keep 1 (only you know which) and return
-the other 2 to the bottom (in the order drawn: assumed, RULES.md)."""
+the other 2 to the bottom "in either order": ("keep", kept, last) names the card kept and the
+one that goes to the very bottom."""
 
 from __future__ import annotations
 
@@ -47,17 +48,29 @@ def _keep(s, p, inst: int, public: bool) -> None:
 
 
 def _l_special_keep(s, frame):
+    """"Choose one of these 3 to keep and return the other 2 to the bottom of the deck in
+    either order": the card kept and the one placed at the very bottom ("" if none)."""
     ids = s.st.card_id
-    return sorted({("keep", ids[i]) for i in frame[2]})
+    seen = frame[2]
+    out = set()
+    for k, i in enumerate(seen):
+        others = seen[:k] + seen[k + 1:]
+        out |= {("keep", ids[i], ids[o]) for o in others} if others else {("keep", ids[i], "")}
+    return sorted(out)
 
 
 def _a_special_keep(s, frame, action):
     seat, seen = frame[1], frame[2]
     ids = s.st.card_id
-    inst = next(i for i in seen if ids[i] == action[1])
-    for other in seen:
-        if other != inst:
-            s.sdeck.insert(0, other)
+    _, kept, last = action
+    inst = next(i for i in seen if ids[i] == kept)
+    others = [i for i in seen if i != inst]
+    if others:
+        bottom = next(i for i in others if ids[i] == last)
+        for other in others:
+            if other != bottom:
+                s.sdeck.insert(0, other)
+        s.sdeck.insert(0, bottom)                # the very bottom
     _keep(s, s.players[seat], inst, public=False)
 
 

@@ -160,6 +160,28 @@ def test_taking_a_special_card_three_ways(make_state):
     settle(s)
 
 
+def test_look_at_three_returns_the_other_two_in_either_order(make_state):
+    """Drawing Special Cards: "Choose one of these 3 to keep and return the other 2 to the
+    bottom of the deck in either order.\"  The player chooses the order (both are offered
+    and the one named goes to the very bottom)."""
+    for last_pos in (0, 1):
+        s = make_state()
+        only(s, ("special", 0))
+        s.apply(("look",))
+        seen = s.stack[-1][2]
+        ids = s.st.card_id
+        kept, others = seen[0], list(seen[1:])
+        assert len(others) == 2 and ids[others[0]] != ids[others[1]]
+        opts = s.legal_actions()
+        assert ("keep", ids[kept], ids[others[0]]) in opts
+        assert ("keep", ids[kept], ids[others[1]]) in opts
+        last = others[last_pos]
+        s.apply(("keep", ids[kept], ids[last]))
+        assert s.sdeck[0] == last and s.sdeck[1] == others[1 - last_pos]
+        assert kept in s.players[0].hand
+        settle(s)
+
+
 def test_mismatch_trigger_not_on_the_always_available_slot(make_state):
     """A permanent card that reacts to a card played on a slot of another colour does not
     react to the always-available slot (it has no colour)."""

@@ -77,6 +77,20 @@ def test_bad_rules_data_names_the_file_and_field(game, tmp_path):
         game.load_rules(variants=[bad])
 
 
+def test_production_and_end_scoring_effects_that_would_be_ignored_are_errors(game):
+    """Production cards "take effect during the Production phase" (their gains), end-scoring
+    cards "can give you points at the end of the game" (points, or resources spent for
+    points): a part that Production or final scoring would not apply is bad data, named by
+    its field, not a card that silently does nothing."""
+    trade = '{ kind = "trade", cost = { credits = 1 }, gain = { points = 1 } }'
+    with pytest.raises(RulesError, match=r"era1\.51.*production effects use only 'gain'"):
+        game.load_rules(sets=[f"era1.51.effect=[{trade}]"])
+    with pytest.raises(RulesError, match=r"era1\.51.*end-scoring effects gain points only"):
+        game.load_rules(sets=['era1.51.type="end"',
+                              'era1.51.effect=[{ kind = "gain", gain = { credits = 2 } }]'])
+    game.load_rules(sets=['era1.51.type="end"', f"era1.51.effect=[{trade}]"])   # allowed
+
+
 def test_map_cells_cover_every_site(game, rules, make_state):
     cells = game.map_cells(rules)
     kinds = [c.kind for c in cells]

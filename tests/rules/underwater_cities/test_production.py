@@ -64,6 +64,29 @@ def test_production_example(make_state):
     assert cats == {"production"}
 
 
+def test_production_example_laboratories_under_both_readings(make_state, game):
+    """Production example: "3 Two upgraded laboratories at the same city produce 3
+    steelplast and 2 science" - under the default reading (1 science, upgraded +1
+    steelplast) and under the variant laboratories_make_steelplast (1 steelplast, upgraded
+    +1 science); the whole example's network output is the same (RULES.md, 20)."""
+    from engine.core.rules import REPO_ROOT
+    variant = REPO_ROOT / "data/variants/underwater_cities/laboratories_make_steelplast.toml"
+    other = game.load_rules(variants=[variant]).model
+    lab = other.production.lab
+    assert (lab.base.steelplast, lab.base.science, lab.upgraded.science,
+            lab.upgraded.steelplast) == (1, 0, 1, 0)
+    for rules_ in (None, other):
+        s = make_state(rules_=rules_)
+        p = s.players[0]
+        building(s, 0, "c11b1", "lab", up=True)
+        building(s, 0, "c11b2", "lab", up=True)
+        out = network_output(s, p)
+        assert (out[2], out[3]) == (3, 2)
+        t = make_state(rules_=rules_)
+        _example_board(t)
+        assert network_output(t, t.players[0]) == [5, 2, 3, 2, 0, 4]
+
+
 def test_unconnected_pieces_do_not_produce(make_state):
     """Things That Do Not Produce: "A city will not produce if it is not connected ... A
     building will not produce if it is not adjacent to a connected city ... A tunnel will not

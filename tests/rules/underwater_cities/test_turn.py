@@ -205,3 +205,69 @@ def test_three_turns_per_player_per_round(make_state):
         turns += s.turns_done - t
     assert turns == 9
     settle(s)
+
+
+def test_cloning_tile_only_with_four_players_and_never_on_your_own_slot(make_state):
+    """The Action-cloning Tile: "available only in a 4-player game" ... "Note that you cannot
+    choose a slot that is already occupied by your tile.\""""
+    s = make_state(n=3)
+    _to_slot(s, 0, "e1_foundry_shift")
+    s.apply(("slot", "y_steel"))
+    _to_slot(s, 1, "e1_kelp_harvest")
+    res(s, 1, credits=3)
+    assert not any(a[0] == "clone" for a in s.legal_actions())
+    f = make_state(n=4)
+    i = [sl.id for sl in f.st.slots].index("y_steel")
+    f.occ[i] = [0]                                   # seat 0's own tile
+    _to_slot(f, 0, "e1_foundry_shift")
+    res(f, 0, credits=3)
+    assert ("clone", "y_steel") not in f.legal_actions()
+    f.occ[i] = [1]
+    assert ("clone", "y_steel") in f.legal_actions()
+
+
+def test_any_slot_occupied_by_another_player_excludes_slots_you_share(make_state):
+    """Note on card effects: "any slot occupied by another player" actually means "any
+    occupied slot not occupied by you" ... "a slot occupied by you and another player does
+    not count as a 'slot occupied by another player'.\""""
+    from engine.games.underwater_cities.effects import slot_action_options
+    from engine.games.underwater_cities.rules import Part
+    s = make_state(n=4)
+    i = [sl.id for sl in s.st.slots].index("y_steel")
+    part = Part(kind="slot_action", slots="free_or_others")
+    s.occ[i] = [1]
+    assert i in slot_action_options(s, s.players[0], part)
+    s.occ[i] = [1, 0]
+    assert i not in slot_action_options(s, s.players[0], part)
+
+
+def test_end_of_the_era_draw_three_keep_the_hand_limit(make_state):
+    """End of the Era: "Remove the old era's deck and discard pile from the game. Players
+    keep any cards from that era ... Each player draws 3 cards from the new era ... From this
+    hand of 6 or more cards, choose 3 to keep and discard the rest. (Discarded cards from the
+    new era go to the discard pile. Discarded cards from the previous era should be returned
+    to that era's deck)"; Hand Limit Summary: with the card that raises it, "discard down to
+    A cards ... at the beginning of each era" (A = 4)."""
+    from engine.games.underwater_cities.turn import _t_era_end
+    s = make_state(n=2)
+    claim(s, 1, "e1_data_center")                    # hand limit 4 for seat 1
+    for seat in (0, 1):
+        hand(s, seat, ["e1_supply_drop", "e1_petty_cash", "e1_lobbyist"])
+    old_deck = list(s.decks[1])
+    s.stack, s.agenda = [], []
+    _t_era_end(s, ("era_end",))
+    assert s.era == 2 and s.decks[1] == [] and set(old_deck) <= set(s.box_hidden)
+    assert s.discard == []
+    for p in s.players:
+        assert len(p.hand) == 6 and sum(s.st.era_of[i] == 2 for i in p.hand) == 3
+    settle(s)
+    assert s.stack[-1][0] == "discard"
+    ids = s.st.card_id
+    while s.stack and s.stack[-1][0] == "discard":
+        p = s.players[s.stack[-1][1]]
+        old = [i for i in p.hand if s.st.era_of[i] == 1]
+        new = [i for i in p.hand if s.st.era_of[i] == 2]
+        pick = new[0] if p.seat == 0 else old[0]     # seat 0 new-era cards, seat 1 old
+        s.apply(("discard", ids[pick]))
+        assert pick in (s.box_known if s.st.era_of[pick] == 1 else s.discard)
+    assert len(s.players[0].hand) == 3 and len(s.players[1].hand) == 4
