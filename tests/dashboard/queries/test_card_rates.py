@@ -59,3 +59,15 @@ def test_the_factions_page_shows_win_rates_by_card_held(sim_db: Path, monkeypatc
     assert at.selectbox(key="card_kind").value == "neg"
     shown = [d.value for d in at.dataframe if "card" in d.value.columns]
     assert shown and len(shown[0]) and shown[0]["card"].str.startswith("neg_").all()
+
+
+def test_the_checks_page_shows_the_card_table(sim_db: Path, monkeypatch):
+    monkeypatch.setenv("DELVE_DB", str(sim_db))
+    at = AppTest.from_file(str(APP), default_timeout=180)
+    at.query_params["run"] = sim_runs(sim_db)["cave_colony-e2e"]
+    at.switch_page("app_pages/checks.py")
+    at.run()
+    assert not at.exception
+    assert any(e.label.startswith("Cards held") for e in at.expander)
+    findings = [d.value for d in at.dataframe if "check" in d.value.columns]
+    assert findings and "deciding card" in set(findings[0]["check"])
