@@ -60,6 +60,9 @@ with st.expander("Openings: each seat's first decision"):
     st.dataframe(rep.tables["openings"], hide_index=True)
 with st.expander("How games ended"):
     st.dataframe(rep.tables["length"], hide_index=True)
+if "cards" in rep.tables:   # runs whose seats record the cards they held (pipelines/lab/card_checks.py)
+    with st.expander("Cards held: holders' win rate against the other seats"):
+        st.container(key="checks_cards_table").dataframe(rep.tables["cards"], hide_index=True)
 
 # -- ablation -------------------------------------------------------------------------------------
 

@@ -162,3 +162,38 @@ if tier_runs is not None and tier_runs.height > 1:
                 "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
                 "flag": "imbalance",
             })
+
+# Win rate by card held: only for runs whose seats record the cards they held
+# (players.held_cards: the cave game's traits and equipment); queries in dashboard/queries/cards.py.
+from dashboard.queries import cards as qcards  # noqa: E402
+
+if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
+    st.markdown("#### Win rate by card held")
+    card_rates = ui.load(qcards.card_rates, db, run_id, **filters)
+    if card_rates is not None and card_rates.height:
+        kinds = sorted(card_rates["kind"].unique().to_list())
+        kind = ui.url_choice("Cards", kinds, "card_kind", key="card_kind")
+        shown = card_rates.filter(card_rates["kind"] == kind).sort("rate", descending=True)
+        ui.rests_on(n_games, int(shown["games"].sum()),
+                    "each card's win rate among the seats that held it at some time in the game "
+                    "(a seat counts once per card, whichever of its workers held it), with its "
+                    "own 95% Wilson interval; a red/blue point: the exact binomial test against "
+                    "the fair share rejects after Holm's correction over all cards of the run. "
+                    "Seats that lose workers hold more cards, so every card leans below the "
+                    "fair share; `delve checks` tests each card against the other seats with "
+                    "the number of cards held fixed")
+        st.plotly_chart(charts.rate_with_interval(shown, "card", f"Win rate by card held: {kind}",
+                                                  "card"), key="card_rates_chart")
+        st.container(key="card_rates_table").dataframe(
+            shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
+                         "significant"),
+            hide_index=True,
+            column_config={
+                "games": st.column_config.NumberColumn("seats holding it"),
+                "rate": st.column_config.NumberColumn("win rate", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+                "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
+                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
+                "significant": st.column_config.CheckboxColumn("differs"),
+            })

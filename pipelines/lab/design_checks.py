@@ -8,6 +8,9 @@
 - dominant opening: each seat's first decision (action and first word of the detail); an
   opening whose win rate is far above the other openings' (two-proportion z test, Holm across
   openings, at least `min_count` uses and 10 points above the rest).
+- deciding card (pipelines/lab/card_checks.py, runs whose players record `held_cards`): a card
+  whose holders win far more or far less often than the other seats (logistic model clustered
+  by game, Holm across cards).
 - ablation (on request, `--ablate ID`): a paired run of the base games without catalogue entry
   ID, compared with the run; flags the factions whose win rate changes significantly (Holm).
 
@@ -302,12 +305,16 @@ def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int =
         f1, t1 = check_rare(con, row, n_games, rare_share, choices)
         f2, t2 = check_length(con, row, max_rounds)
         f3, t3 = check_openings(con, row, min_count)
+        from pipelines.lab.card_checks import check_cards
+        f4, t4 = check_cards(con, row, min_count)
     if n_moves == 0:
         f1 = [Finding("rarely chosen", "moves", False,
                       "the run recorded no moves (--no-log-moves): choices cannot be checked")]
         f3 = [Finding("dominant opening", "moves", False, "the run recorded no moves")]
-    rep.findings = f1 + f2 + f3
+    rep.findings = f1 + f2 + f3 + f4
     rep.tables = {"choices": t1, "length": t2, "openings": t3}
+    if f4:
+        rep.tables["cards"] = t4
     return rep
 
 

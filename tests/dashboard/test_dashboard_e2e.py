@@ -110,6 +110,9 @@ def test_every_page_renders_without_exception(game: str, sim_db: Path, dashboard
                 page.locator(marker).click()
                 expect(page.locator(".st-key-report_download button")).to_be_visible(
                     timeout=PAGE_TIMEOUT_MS * 3)
+            if path == "factions" and game == "cave_colony":
+                # the cards each seat held (players.held_cards): win rate by card held
+                expect(page.locator(".st-key-card_rates_chart .js-plotly-plot")).to_be_visible()
             if path == "replay":
                 expect(page.get_by_text("Rebuilt from its seed")).to_be_visible()
                 # the real board at the step, rebuilt from the seed (Game.board_view)

@@ -8,7 +8,8 @@ turn."
 Decisions: ("fight", seat) on the attacker's turn, ("attack", energy) how much energy it adds,
 then the winner's ("steal", what): "oxygen", a gem colour, or "nothing" when the loser has
 neither.  Traits and equipment add `attack` / `defend` to the rolls.  Resources are the gems a
-worker carries (assumed).
+worker carries (assumed).  Switch `fights.loss.loser_loses_oxygen` ("results in the loss of a
+single Oxygen"): the loser also loses 1 oxygen to the supply before the steal (off by default).
 """
 
 from __future__ import annotations
@@ -48,6 +49,9 @@ def attack(s, frame, a) -> None:
         winner, loser = seat, target
     else:                                          # "In the event of a tie, the Defender wins"
         winner, loser = target, seat
+    if s.rules.fights.loss.loser_loses_oxygen and s.oxy[loser] > 0:
+        s.oxy[loser] -= 1                          # "results in the loss of a single Oxygen"
+        s.oxy_supply += 1
     s.stack.append(("steal", winner, loser, att, dfn))
 
 

@@ -17,14 +17,8 @@ def check(s) -> list[str]:
     zone = st.zone
     r = s.rules
     n = s.n
-    # gems: supply + tiles + carried + on colony cards (+ removed) = 10 per colour
-    for c in range(NC):
-        total = (s.gem_supply[c] + s.removed[c] + sum(s.cgem[c::NC]) + sum(s.carry[c::NC])
-                 + sum(s.oncard[c::NC]))
-        if total != r.supply.gems_per_colour:
-            bad.append(f"gem colour {c}: {total} in play, expected {r.supply.gems_per_colour}")
-    if min(s.gem_supply) < 0 or min(s.cgem) < 0 or min(s.carry) < 0 or min(s.oncard) < 0:
-        bad.append("a negative gem count")
+    bad.extend(_memo(("gems", st, tuple(s.gem_supply), tuple(s.removed), tuple(s.cgem),
+                      tuple(s.carry), tuple(s.oncard)), _gems, s))
     oxygen = s.oxy_supply + sum(s.colony_oxy) + sum(s.oxy)
     if oxygen != r.supply.oxygen or s.oxy_supply < 0 or min(s.colony_oxy) < 0:
         bad.append(f"oxygen: {oxygen} crystals, expected {r.supply.oxygen}")
@@ -49,7 +43,39 @@ def check(s) -> list[str]:
             bad.append(f"seat {i}: {len(s.done[i])} completed colony cards")
         if s.log.enabled and sum(s.log.breakdown(i).values()) != len(s.done[i]):
             bad.append(f"seat {i}: score events differ from completed cards")
-    # tiles: bag + placed + drawn (in a pending decision) = the rules' counts
+    bad.extend(_memo(("board", st, tuple(s.tile), tuple(s.mask), s.exempt, tuple(s.bag),
+                      tuple(fr for fr in s.stack if fr[0] in _TILE_FRAMES)), _board, s))
+    bad.extend(_memo(("cards", st, tuple(map(tuple, s.deck)), tuple(map(len, s.known)),
+                      tuple(s.done), tuple(s.card), tuple(s.equip), tuple(s.traits),
+                      tuple(fr for fr in s.stack if fr[0] in _CARD_FRAMES)), _cards, s))
+    if not 1 <= s.round <= r.game.turn_limit:
+        bad.append(f"round {s.round} outside 1..{r.game.turn_limit}")
+    return bad
+
+
+# The three costliest parts are pure functions of a few state fields: memoised on exactly those
+# fields (and the rules' static tables `s.st`, which hold the rules), since most steps change
+# none of them and the check runs after every step of the soak.
+_MEMO: dict = {}
+_MEMO_SIZE = 2048
+_CARD_FRAMES = ("trait_pick", "colony_pick", "equip_pick", "anomaly")
+_TILE_FRAMES = ("tile_pick", "orient")
+
+
+def _memo(key, part, s) -> tuple[str, ...]:
+    hit = _MEMO.get(key)
+    if hit is None:
+        if len(_MEMO) >= _MEMO_SIZE:
+            _MEMO.clear()
+        hit = _MEMO[key] = tuple(part(s))
+    return hit
+
+
+def _board(s) -> list[str]:
+    """Tiles: bag + placed + drawn (in a pending decision) = the rules' counts; then the
+    placement notes (`_tiles`)."""
+    st = s.st
+    bad = []
     out = list(s.bag) + [0] * (len(st.tile_ids) - st.n_regular)   # bag + placed + drawn
     for t in s.tile:
         if t >= 0:
@@ -62,10 +88,29 @@ def check(s) -> list[str]:
             out[fr[3]] += 1
     if min(s.bag) < 0 or out[:st.n_regular] != list(st.tile_count):
         bad.append(f"tiles: bag + placed + drawn {out[:st.n_regular]} != {list(st.tile_count)}")
-    bad.extend(_tiles(s))
-    # cards: every card of every deck exactly once (deck, hands, tables, pending decisions)
+    return bad + _tiles(s)
+
+
+def _gems(s) -> list[str]:
+    """Gems: supply + tiles + carried + on colony cards (+ removed) = 10 per colour."""
+    bad = []
+    per = s.rules.supply.gems_per_colour
+    for c in range(NC):
+        total = (s.gem_supply[c] + s.removed[c] + sum(s.cgem[c::NC]) + sum(s.carry[c::NC])
+                 + sum(s.oncard[c::NC]))
+        if total != per:
+            bad.append(f"gem colour {c}: {total} in play, expected {per}")
+    if min(s.gem_supply) < 0 or min(s.cgem) < 0 or min(s.carry) < 0 or min(s.oncard) < 0:
+        bad.append("a negative gem count")
+    return bad
+
+
+def _cards(s) -> list[str]:
+    """Every card of every deck exactly once (deck, hands, tables, pending decisions)."""
+    bad = []
+    r = s.rules
     where: list[list[int]] = [list(d) for d in s.deck]
-    for i in range(n):
+    for i in range(s.n):
         where[C.COLONY].extend(s.done[i])
         if s.card[i] >= 0:
             where[C.COLONY].append(s.card[i])
@@ -86,8 +131,6 @@ def check(s) -> list[str]:
             bad.append(f"{name}: cards lost or duplicated")
         if len(s.known[k]) != len(s.deck[k]):
             bad.append(f"{name}: knowledge masks out of step with the deck")
-    if not 1 <= s.round <= r.game.turn_limit:
-        bad.append(f"round {s.round} outside 1..{r.game.turn_limit}")
     return bad
 
 

@@ -245,9 +245,17 @@ class ColonyRules(RulesModel):
     source: Source
 
 
+class FightLoss(RulesModel):
+    """The reading of "A Fight ... results in the loss of a single Oxygen" beside "the Winner
+    gets to steal 1 Resource or 1 Oxygen from the Loser" (assumed; RULES.md "Fights")."""
+    loser_loses_oxygen: bool                    # true: the loser also loses 1 oxygen
+    source: Source
+
+
 class Fights(RulesModel):
     enabled: bool
     steal_oxygen: bool                          # "steal 1 Resource or 1 Oxygen"
+    loss: FightLoss
     source: Source
 
 

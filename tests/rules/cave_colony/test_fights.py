@@ -88,9 +88,29 @@ def test_each_worker_only_once_per_turn(at_actions):
 def test_steal_nothing_when_the_loser_has_nothing(at_actions):
     s = at_actions(energy=0)
     seat, other, _ = _meet(s)
-    s.oxy[other] = 0
     s.oxy_supply += s.oxy[other]
+    s.oxy[other] = 0
     s.mods[seat] = tuple(9 if i == C.ATTACK else 0 for i in range(len(C.MOD_FIELDS)))
     s.apply(("fight", other))
     s.apply(("attack", 0))
     assert s.legal_actions() == [("steal", "nothing")]
+
+
+def test_the_fight_costs_the_loser_one_oxygen_switch(at_actions):
+    """"A Fight is an altercation between two workers and results in the loss of a single
+    Oxygen" beside "the Winner gets to steal 1 Resource or 1 Oxygen from the Loser" (RULES.md
+    "Fights", assumed): by default the loss is the steal; with `fights.loss.loser_loses_oxygen`
+    the loser also loses 1 oxygen to the supply, whatever the winner then steals."""
+    for sets, lost in (((), 0), (("fights.loss.loser_loses_oxygen=true",), 1)):
+        s = at_actions(energy=0, sets=sets)
+        seat, other, _ = _meet(s)
+        s.carry[other * 5 + 2] = 1
+        s.gem_supply[2] -= 1
+        s.mods[seat] = tuple(9 if i == C.ATTACK else 0 for i in range(len(C.MOD_FIELDS)))
+        before, supply = s.oxy[other], s.oxy_supply
+        s.apply(("fight", other))
+        s.apply(("attack", 0))                       # +9: the attacker wins
+        assert s.oxy[other] == before - lost and s.oxy_supply == supply + lost
+        s.apply(("steal", 2))                        # the winner takes the gem, not the oxygen
+        assert s.carry[seat * 5 + 2] == 1 and s.oxy[other] == before - lost
+        assert s.oxy_supply + sum(s.colony_oxy) + sum(s.oxy) == s.rules.supply.oxygen
