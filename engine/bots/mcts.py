@@ -16,7 +16,9 @@ information), then walks that world down the tree:
   widening threshold) is ranked too and tries its options best first (move ordering, and the
   `prior` bias below); otherwise untried options are taken in random order;
 - rollout: `depth` steps of the random or greedy policy, then the game's heuristic
-  (`evaluate`) for every seat at the leaf, or the result if the game ended;
+  (`evaluate`) for every seat at the leaf, or the result if the game ended; a random step
+  uses the game's `extra["rollout_action"]` (state, rng) -> (action, legal) or None when it
+  declares one: a legal action drawn without listing every option;
 - backpropagation: each node adds the reward of the seat that chose it.
 
 Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
@@ -201,9 +203,16 @@ class MCTSBot:
         p, rng, game = self.p, self.rng, self.game
         greedy = p.rollout == "greedy"
         step = _stepper(state)
+        fast = None if greedy else game.extra.get("rollout_action")
         for _ in range(p.depth):
             if state.is_over():
                 break
+            if fast is not None:
+                drawn = fast(state, rng)
+                if drawn is not None:        # a legal action drawn without listing them all
+                    step(drawn[0], drawn[1])
+                    self.fm_calls += 1
+                    continue
             legal = state.legal_actions()
             if len(legal) == 1:
                 a = legal[0]

@@ -13,9 +13,9 @@ from engine.core.registry import get_game
 from engine.core.rng import game_seed
 
 
-def _states(game_id: str, games: int = 2, every: int = 3):
+def _states(game_id: str, games: int = 2, every: int = 3, sets: tuple = ()):
     game = get_game(game_id)
-    rules = game.load_rules().model
+    rules = game.load_rules(sets=sets).model
     f = game.factions(rules)
     out = []
     for g in range(games):
@@ -93,3 +93,33 @@ def test_deepdelvers_sheet_lines_are_the_rows_and_columns(w, h):
         [{(x, y) for x in range(w)} for y in range(h)]
     assert [{c for c in cells if cols[x] >> (c[1] * w + c[0]) & 1} for x in range(w)] == \
         [{(x, y) for y in range(h)} for x in range(w)]
+
+
+@pytest.mark.parametrize("earlier", [False, True])
+def test_glimmerdeep_rollout_action_is_always_a_legal_option(earlier):
+    """rollout.rollout_action: whatever it draws is in the decision's legal list (so applying
+    it with `[action]` as the list is applying a legal action), it declines only where it
+    must (not an excavation card, or a faction with alternative shapes / "at any time"
+    abilities), and it draws on most excavation cards; also with the earlier readings (shapes
+    may not pass over unexcavatable spaces)."""
+    from engine.games.glimmerdeep.rollout import rollout_action
+    from engine.games.glimmerdeep.rules import EARLIER_READINGS
+    game, states = _states("glimmerdeep", games=4, every=1,
+                           sets=EARLIER_READINGS if earlier else ())
+    rng = random.Random(7)
+    drawn = declined = 0
+    for s in states:
+        if s.is_over():
+            continue
+        got = rollout_action(s, rng)
+        if got is None:
+            declined += s.stack[-1][0] == "excavate"
+            continue
+        action, legal = got
+        assert legal == [action]
+        assert s.stack[-1][0] == "excavate"
+        assert action in s.legal_actions(), (action, s.stack[-1])
+        nxt = s.clone(log=False)
+        nxt.apply_legal(action, legal)    # the rule's own apply accepts it
+        drawn += 1
+    assert drawn > 100 and drawn > 3 * declined, (drawn, declined)
