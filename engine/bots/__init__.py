@@ -22,8 +22,8 @@ from .random_bot import RandomBot
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 SEARCH_BOTS = ("mcts",)
-OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "reward": str,
-             "scale": float, "prior": float}
+OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "order": int,
+             "reward": str, "scale": float, "prior": float}
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

@@ -12,9 +12,13 @@ information), then walks that world down the tree:
   every seat picks what maximises its own reward (multi-player, max-n style);
 - expansion: one new child per iteration; with `widen` > 0 a node's options are ranked once by
   the game's heuristic and only the best `widen + isqrt(visits)` are considered (progressive
-  widening), otherwise untried options are taken in random order;
+  widening); with `order` > 0 a node with at least `order` options (and fewer than the
+  widening threshold) is ranked too and tries its options best first (move ordering, and the
+  `prior` bias below); otherwise untried options are taken in random order;
 - rollout: `depth` steps of the random or greedy policy, then the game's heuristic
-  (`evaluate`) for every seat at the leaf, or the result if the game ended;
+  (`evaluate`) for every seat at the leaf, or the result if the game ended; a random step
+  uses the game's `extra["rollout_action"]` (state, rng) -> (action, legal) or None when it
+  declares one: a legal action drawn without listing every option;
 - backpropagation: each node adds the reward of the seat that chose it.
 
 Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
@@ -118,10 +122,12 @@ class MCTSBot:
         while not state.is_over():
             mover = state.to_move()
             legal = state.legal_actions()
-            if p.widen and len(legal) > p.widen:
+            widened = p.widen and len(legal) > p.widen
+            ranked = widened or (p.order and len(legal) >= p.order and len(legal) > 1)
+            if ranked:
                 if node.order is None:
                     node.order, node.prior = self._ranked(state, mover, legal)
-                allowed = self._widened(node, legal)
+                allowed = self._widened(node, legal) if widened else self._in_order(node, legal)
             else:
                 allowed = legal
             children = node.children
@@ -135,7 +141,7 @@ class MCTSBot:
                 else:
                     ch.avail += 1
             if untried:
-                if p.widen and len(legal) > p.widen:
+                if ranked:
                     a = untried[0]           # the best-ranked option not tried yet
                 else:
                     a = untried[rng.randrange(len(untried))] if len(untried) > 1 else untried[0]
@@ -175,6 +181,15 @@ class MCTSBot:
                      for i in idx}
         return [legal[i] for i in idx], prior
 
+    def _in_order(self, node: Node, legal: list) -> list:
+        """Every legal option, the heuristic's ranking first (move ordering, no widening)."""
+        legal_set = set(legal)
+        out = [a for a in node.order if a in legal_set]
+        if len(out) < len(legal):
+            ranked = set(node.order)
+            out += [a for a in legal if a not in ranked]
+        return out
+
     def _widened(self, node: Node, legal: list) -> list:
         k = self.p.widen + isqrt(int(node.n))
         legal_set = set(legal)
@@ -188,9 +203,16 @@ class MCTSBot:
         p, rng, game = self.p, self.rng, self.game
         greedy = p.rollout == "greedy"
         step = _stepper(state)
+        fast = None if greedy else game.extra.get("rollout_action")
         for _ in range(p.depth):
             if state.is_over():
                 break
+            if fast is not None:
+                drawn = fast(state, rng)
+                if drawn is not None:        # a legal action drawn without listing them all
+                    step(drawn[0], drawn[1])
+                    self.fm_calls += 1
+                    continue
             legal = state.legal_actions()
             if len(legal) == 1:
                 a = legal[0]

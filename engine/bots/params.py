@@ -37,6 +37,10 @@ class MCTSParams(RulesModel):
     # its `widen` best options by the heuristic, one more each time its visits pass k*k.
     # 0: every option, in random order.
     widen: int = Field(4, ge=0)
+    # Move ordering below the widening threshold: a node with at least `order` options (two or
+    # more) is ranked by the heuristic as a widened node is (its cost counted the same way),
+    # tries its options best first and gets the `prior` bias, but keeps every option.  0: off.
+    order: int = Field(0, ge=0)
     # Reward: "margin" = logistic of (own value - best other value) / scale; "rank" = share
     # of the other seats beaten.  Both in [0, 1], each seat maximising its own.
     reward: Literal["margin", "rank"] = "margin"

@@ -1,6 +1,7 @@
 """`delve bench`, search section: what a search bot's time goes to, per game.
 
-- clone µs: `state.clone()` of states met in random games (the median over them);
+- clone µs: `state.clone()` of states met in random games (the median over them), and the
+  lookahead clone `state.clone(log=False)` that the search copies (no log, no chance stream);
 - apply µs: one random-playout step's `apply_legal` (legal list given), and the
   `legal_actions()` that precedes it, separately (medians over random games, log off);
 - MCTS iterations/s and forward-model calls/s: the MCTS bot searching from states of a random
@@ -44,6 +45,28 @@ def _states(game, rules, players: int, seed: int, every: int = 7, games: int = 2
             legal = s.legal_actions()
             _step(s, legal[rng.randrange(len(legal))], legal)
     return out
+
+
+def _lookahead_clone(state):
+    """A copy as a search makes it: without log (and chance stream) where the game offers it."""
+    try:
+        return state.clone(log=False)
+    except TypeError:
+        return state.clone()
+
+
+def lookahead_clone_us(game_id: str, players: int = 4, seed: int = 0) -> float:
+    """`clone(log=False)` µs, the median: the copies the search and the greedy lookahead make
+    (no log, no chance stream), beside `clone_apply_us`'s full `clone()`."""
+    game = get_game(game_id)
+    rules = game.load_rules().model
+    ts = []
+    for s in _states(game, rules, players, seed):
+        t0 = time.perf_counter()
+        for _ in range(20):
+            _lookahead_clone(s)
+        ts.append((time.perf_counter() - t0) / 20)
+    return statistics.median(ts) * 1e6
 
 
 def clone_apply_us(game_id: str, players: int = 4, seed: int = 0) -> tuple[float, float, float]:
@@ -112,8 +135,10 @@ def report_search(game_ids: list[str], *, players: int, seed: int, budget: int, 
         p = players if players in game.player_counts else max(game.player_counts)
         echo(f"== {gid}: search (one core, {p} players)")
         c, a, legal = clone_apply_us(gid, p, seed)
+        look = lookahead_clone_us(gid, p, seed)
         echo(f"  clone {c:8.1f} us   apply {a:8.1f} us   legal_actions {legal:8.1f} us  "
              f"(medians over random games, log off)")
+        echo(f"  lookahead clone (clone(log=False), what search copies) {look:8.1f} us")
         it_s, fm_s = mcts_rate(gid, budget, p, seed)
         echo(f"  mcts:{budget}: {it_s:8.0f} iterations/s, {fm_s:8.0f} forward-model calls/s "
              f"(determinisation, tree, rollouts, leaf heuristic)")

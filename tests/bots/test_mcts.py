@@ -145,3 +145,34 @@ def test_prior_with_a_small_budget_follows_the_heuristics_best_option(game_id):
             checked += 1
         state.apply_legal(action, legal)
     assert checked >= 3
+
+
+def test_order_ranks_small_decisions_and_tries_the_best_first():
+    """`order=2`: a decision with two or more options, below the widening threshold, is ranked
+    by the heuristic (every option kept) and its first child is the heuristic's best option;
+    with a budget spent by that first ranking and the prior on, the search returns it."""
+    from engine.bots.greedy import option_values
+    game = get_game("glimmerdeep")
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    state = game.new_game(rules, [Seat(f[i], "greedy") for i in range(3)], 11, log=False)
+    bot = make_bot("mcts:1/prior=2/widen=1000/order=2", game, bot_rng(11, 0))
+    checked = 0
+    for _ in range(60):
+        seat = state.to_move()
+        obs = game.observe(state, seat)
+        action, legal = bot.decide(obs, seat)
+        if len(legal) > 1:
+            assert len(legal) <= 1000   # below the widening threshold: ranked by `order` alone
+            values = option_values(game, obs, seat, legal)
+            first = next(iter(bot.root.children))
+            assert values[legal.index(first)] == max(values)
+            assert values[legal.index(action)] == max(values)
+            assert bot.root.order is not None and set(bot.root.order) == set(legal)
+            checked += 1
+        state.apply_legal(action, legal)
+    assert checked >= 5
+    plain = make_bot("mcts:1/widen=1000", game, bot_rng(11, 0))
+    seat = state.to_move()
+    plain.decide(game.observe(state, seat), seat)
+    assert plain.root.order is None     # order=0: no ranking below the threshold

@@ -9,6 +9,7 @@ from engine.core.registry import register
 
 from .determinize import determinize
 from . import bots, labels, scoring
+from .rollout import rollout_action
 from .rules import EARLIER_READINGS, GlimmerdeepRules, choice_catalogue
 from .setup import PLAYER_COUNTS, check_setup, factions, maps, new_game
 from .state import invariants
@@ -34,6 +35,8 @@ GAME = register(Game(
     invariants=invariants,
     board_view=board_view,
     extra={"choice_catalogue": choice_catalogue,
+           # search rollouts: a random legal action without listing the options (rollout.py)
+           "rollout_action": rollout_action,
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), EARLIER_READINGS]},
 ))

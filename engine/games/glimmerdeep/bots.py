@@ -14,15 +14,11 @@ RES_VALUE = (0.45, 0.7, 1.2)
 def evaluate(s, seat: int) -> float:
     p = s.players[seat]
     rounds_left = max(0, s.rules.game.rounds - s.round) + (1 if s.phase in ("excavation", "construction") else 0)
-    cards = s.static.cards
+    worth = _card_worth(s.static)
     score = float(p.vp)
     for kind, cid, _fp in p.buildings:
-        card = cards[kind][cid]
-        out = card.output
-        gain = (out.vp + out.iron * RES_VALUE[IRON] + out.gold * RES_VALUE[GOLD] + out.gem * RES_VALUE[GEM]
-                + 1.2 * len(out.excavate) + 0.8 * len(out.excavate_space))
-        need = card.input.iron * RES_VALUE[IRON] + card.input.gold * RES_VALUE[GOLD] + card.input.gem * RES_VALUE[GEM]
-        score += card.vp + max(0.0, gain - need) * rounds_left
+        vp, per_round = worth[kind, cid]
+        score += vp + per_round * rounds_left
     score += p.res[IRON] * RES_VALUE[IRON] + p.res[GOLD] * RES_VALUE[GOLD] + p.res[GEM] * RES_VALUE[GEM]
     # Room to build: excavated space not yet built on.
     free = (p.exc & ~p.built).bit_count()
@@ -31,6 +27,30 @@ def evaluate(s, seat: int) -> float:
     score += sum(v for _c, v in s.hooks[seat].final_scoring(s, p))
     score += objective_estimate(s, p)
     return score
+
+
+def _card_worth(static) -> dict:
+    """(kind, card id) -> (its VP, what one activation nets: output less input, at least 0),
+    computed once per rules and map (the same floats `evaluate` summed card by card)."""
+    worth = _WORTH.get(id(static))
+    if worth is None or worth[0] is not static:
+        table = {}
+        for kind, cards in static.cards.items():
+            for cid, card in cards.items():
+                out = card.output
+                gain = (out.vp + out.iron * RES_VALUE[IRON] + out.gold * RES_VALUE[GOLD]
+                        + out.gem * RES_VALUE[GEM]
+                        + 1.2 * len(out.excavate) + 0.8 * len(out.excavate_space))
+                need = (card.input.iron * RES_VALUE[IRON] + card.input.gold * RES_VALUE[GOLD]
+                        + card.input.gem * RES_VALUE[GEM])
+                table[kind, cid] = (card.vp, max(0.0, gain - need))
+        if len(_WORTH) >= 64:
+            _WORTH.clear()
+        worth = _WORTH[id(static)] = (static, table)
+    return worth[1]
+
+
+_WORTH: dict = {}
 
 
 def objective_estimate(s, p) -> float:

@@ -13,13 +13,17 @@ def cost_tuple(c) -> tuple[int, int, int]:
 
 
 def _copy_fx(fx: dict) -> dict:
-    out = {}
+    """A copy of the faction bookkeeping: containers copied (lists of lists one level deeper),
+    numbers shared; most factions keep a few numbers or nothing."""
+    if not fx:
+        return {}
+    out = fx.copy()
     for k, v in fx.items():
         if isinstance(v, (list, set, dict)):
             v = v.copy()
             if isinstance(v, list) and v and isinstance(v[0], list):
                 v = [x.copy() for x in v]
-        out[k] = v
+            out[k] = v
     return out
 
 

@@ -82,7 +82,7 @@ def _building_value(s, seat: int, sp: int, rounds: int) -> float:
 def evaluate(s, seat: int) -> float:
     p = s.players[seat]
     rounds = _rounds_left(s)
-    v = float(p.rep) + sum(scoring.end_breakdown(s, seat).values())
+    v = float(p.rep) + end_points(s, seat)
     tv, pv, gv, ev = _values(s)
     v += sum(p.res) * tv + p.pt * pv + p.tg * gv + p.energy * ev
     v += min(p.morale, 5) * MORALE_VALUE
@@ -96,6 +96,35 @@ def evaluate(s, seat: int) -> float:
     if rounds > 1:
         v += worker_terms(s, p, p.workers)
     return v
+
+
+def end_points(s, seat: int) -> int:
+    """`sum(scoring.end_breakdown(s, seat).values())`, the end scoring as it stands, with the
+    board's part remembered: every step but the resources (step 6) reads only the buildings,
+    terrains, tiles and the seat's cards, cubes, unlocked specialists and loans, which most
+    decisions leave as they were, so a search or a lookahead asks for the same board again and
+    again.  Step 6 is counted afresh (tests/games/underhaven check the sum against the rule)."""
+    p = s.players[seat]
+    st = s.st
+    memo = _END.get(id(st))
+    if memo is None or memo[0] is not st:
+        if len(_END) >= 16:
+            _END.clear()
+        memo = _END[id(st)] = (st, {})
+    table = memo[1]
+    key = (seat, s.n, tuple(s.owner), tuple(s.terr), tuple(s.bld), tuple(s.gap.items()),
+           tuple(p.cubes), tuple(p.bought), len(p.perm), tuple(p.loans), p.corp)
+    board = table.get(key)
+    if board is None:
+        parts = scoring.end_breakdown(s, seat)
+        board = sum(parts.values()) - parts["end_resources"]
+        if len(table) >= 50_000:
+            table.clear()
+        table[key] = board
+    return board + scoring.resources_rep(p.resources_total(), s.rules.game.resources_per_rep)
+
+
+_END: dict = {}
 
 
 def worker_terms(s, p, workers, cache: dict | None = None) -> float:

@@ -12,6 +12,7 @@ def test_search_section_reports_every_figure(cli):
     assert res.exit_code == 0, res.output
     out = res.output
     assert re.search(r"clone\s+[\d.]+ us\s+apply\s+[\d.]+ us", out)
+    assert re.search(r"lookahead clone .* [\d.]+ us", out)
     assert re.search(r"mcts:5:\s+\d+ iterations/s", out)
     assert "one game, greedy in seat 0 against random" in out
     assert "one game, mcts:5 in seat 0 against greedy" in out

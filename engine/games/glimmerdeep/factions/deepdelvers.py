@@ -34,9 +34,11 @@ def sheet_offset(board: Board) -> int:
     return board.width * board.height + board.width
 
 
-def sheet_lines(w: int, h: int) -> tuple[list[int], list[int]]:
-    rows = [((1 << w) - 1) << (y * w) for y in range(h)]
-    cols = [sum(1 << (y * w + x) for y in range(h)) for x in range(w)]
+@lru_cache(maxsize=None)
+def sheet_lines(w: int, h: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The row and column masks of a w x h sheet (computed once: the heuristic asks often)."""
+    rows = tuple(((1 << w) - 1) << (y * w) for y in range(h))
+    cols = tuple(sum(1 << (y * w + x) for y in range(h)) for x in range(w))
     return rows, cols
 
 
