@@ -38,8 +38,10 @@ EVENTS = 30
 PAGES = ("runs", "factions", "scoring", "map", "replay", "report")
 
 
-def build_db(path: Path, games: int) -> Path:
-    """Write the synthetic database (deterministic: hashes of the row coordinates)."""
+def build_db(path: Path, games: int, extra_runs: int = 0, extra_games: int = 0) -> Path:
+    """Write the synthetic database (deterministic: hashes of the row coordinates): the bench
+    run of ``games`` games, then ``extra_runs`` other runs of ``extra_games`` games each (a
+    season of runs in one file), each with its aggregates built as `delve aggregate` does."""
     from engine.core.registry import get_game
     from pipelines.store import SCHEMA, Store
 
@@ -53,77 +55,115 @@ def build_db(path: Path, games: int) -> Path:
     con = duckdb.connect(str(path))
     try:
         con.execute("SET preserve_insertion_order = false")
-        con.execute(
-            "INSERT INTO runs (run_id, created_at, game, label, variant, rules_hash, rules, "
-            "config, seed, n_games, status, engine_version, n_players, bots, games_done, wall_s) "
-            "VALUES (?, TIMESTAMP '2026-01-01 00:00:00', 'glimmerdeep', 'bench 100k', 'base', "
-            "'bench', '{}', '{}', 0, ?, 'done', 'bench', 4, 'greedy', ?, 3600.0)",
-            [BENCH_RUN, games, games])
         con.executemany("INSERT INTO map_cells (game, map, cell, x, y, kind) VALUES ('glimmerdeep', ?, ?, ?, ?, ?)",
                         [(c.map, c.cell, c.x, c.y, c.kind) for c in cells])
         con.execute("CREATE TEMP TABLE f AS SELECT unnest(?) AS faction, "
                     "generate_subscripts(?, 1) - 1 AS i", [list(FACTIONS), list(FACTIONS)])
-        con.execute(
-            f"""INSERT INTO score_events (run_id, game_id, step, round, seat, category, points)
-            SELECT $run, g, (hash(g, e, 1) % {STEPS} + 1)::INT AS step,
-                   ((hash(g, e, 1) % {STEPS}) // 37 + 1)::INT AS round,
-                   (hash(g, e, 2) % 4)::INT AS seat,
-                   $cats[(hash(g, e, 3) % {len(CATEGORIES)} + 1)::INT] AS category,
-                   (hash(g, e, 4) % 8 + 1 + CASE WHEN (g + hash(g, e, 2) % 4) % 8 = 0 THEN 1 ELSE 0 END)::INT
-            FROM range({games}) AS t(g), range({EVENTS}) AS u(e)""",
-            {"run": BENCH_RUN, "cats": list(CATEGORIES)})
-        con.execute(
-            f"""INSERT INTO players (run_id, game_id, seat, faction, bot, score, rank, won)
-            WITH s AS (SELECT game_id, seat, sum(points) AS score FROM score_events GROUP BY ALL),
-            seats AS (SELECT g, seat FROM range({games}) AS t(g), range(4) AS u(seat)),
-            scored AS (
-                SELECT seats.g, seats.seat, coalesce(s.score, 0)::INT AS score,
-                       row_number() OVER (PARTITION BY seats.g ORDER BY coalesce(s.score, 0) DESC,
-                                          seats.seat) AS rank
-                FROM seats LEFT JOIN s ON s.game_id = seats.g AND s.seat = seats.seat)
-            SELECT $run, g, seat, f.faction, CASE WHEN seat = 0 THEN 'greedy' ELSE 'random' END,
-                   score, rank::INT, rank = 1
-            FROM scored JOIN f ON f.i = (g + seat) % 8""", {"run": BENCH_RUN})
-        con.execute(
-            f"""INSERT INTO games (run_id, game_id, seed, n_players, map, rounds, steps, first_seat,
-                               winner_seat, ended_by, wall_ms)
-            SELECT $run, g, hash(g)::UBIGINT, 4, $maps[((g // 32) % {len(maps)} + 1)::INT], 5,
-                   {STEPS}, (g % 4)::INT, p.seat, 'rounds', 20.0
-            FROM range({games}) AS t(g) JOIN players AS p ON p.game_id = g AND p.won""",
-            {"run": BENCH_RUN, "maps": maps})
-        con.execute(
-            f"""INSERT INTO moves (run_id, game_id, step, round, phase, seat, action, detail, cell)
-            SELECT $run, g, s::INT, ((s - 1) // 37 + 1)::INT,
-                   'phase', ((s + g) % 4)::INT,
-                   CASE WHEN hash(g, s) % 10 < 4 THEN $on[(hash(g, s, 1) % 3 + 1)::INT]
-                        ELSE $off[(hash(g, s, 1) % 5 + 1)::INT] END,
-                   '', CASE WHEN hash(g, s) % 10 < 4 THEN (hash(g, s, 2) % 81)::INT END
-            FROM range({games}) AS t(g), range(1, {STEPS + 1}) AS u(s)""",
-            {"run": BENCH_RUN, "on": list(ACTIONS_ON_CELLS), "off": list(ACTIONS_OFF)})
-        con.execute("CHECKPOINT")
+        runs = [(BENCH_RUN, games, 0)] + [(f"bench-other-{k:03d}", extra_games, k + 1)
+                                          for k in range(extra_runs)]
+        for run_id, n, salt in runs:
+            _write_run(con, run_id, n, salt, maps)
     finally:
         con.close()
     assert set(SCHEMA) >= {"runs", "games", "players", "moves", "score_events", "map_cells"}
     return path
 
 
-def ensure_db(path: Path, games: int) -> tuple[Path, float]:
-    """Reuse the file when it already holds ``games`` games of the bench run; else build it."""
+def _write_run(con, run_id: str, games: int, salt: int, maps: list[str]) -> None:
+    """One synthetic run's rows (the same hashes for every run; ``salt`` orders their creation
+    times), checkpointed, then its aggregates (pipelines.store.aggregates.rebuild, as `delve
+    aggregate` does, in this connection's threads)."""
+    from pipelines.store import aggregates
+
+    con.execute(
+        "INSERT INTO runs (run_id, created_at, game, label, variant, rules_hash, rules, "
+        "config, seed, n_games, status, engine_version, n_players, bots, games_done, wall_s) "
+        "VALUES (?, TIMESTAMP '2026-01-01 00:00:00' + to_seconds(?), 'glimmerdeep', ?, "
+        "'base', 'bench', '{}', '{}', 0, ?, 'done', 'bench', 4, 'greedy', ?, 3600.0)",
+        [run_id, salt, f"bench {games:,}", games, games])
+    con.execute(
+        f"""INSERT INTO score_events (run_id, game_id, step, round, seat, category, points)
+        SELECT $run, g, (hash(g, e, 1) % {STEPS} + 1)::INT AS step,
+               ((hash(g, e, 1) % {STEPS}) // 37 + 1)::INT AS round,
+               (hash(g, e, 2) % 4)::INT AS seat,
+               $cats[(hash(g, e, 3) % {len(CATEGORIES)} + 1)::INT] AS category,
+               (hash(g, e, 4) % 8 + 1 + CASE WHEN (g + hash(g, e, 2) % 4) % 8 = 0 THEN 1 ELSE 0 END)::INT
+        FROM range({games}) AS t(g), range({EVENTS}) AS u(e)""",
+        {"run": run_id, "cats": list(CATEGORIES)})
+    con.execute(
+        f"""INSERT INTO players (run_id, game_id, seat, faction, bot, score, rank, won)
+        WITH s AS (SELECT game_id, seat, sum(points) AS score FROM score_events
+                   WHERE run_id = $run GROUP BY ALL),
+        seats AS (SELECT g, seat FROM range({games}) AS t(g), range(4) AS u(seat)),
+        scored AS (
+            SELECT seats.g, seats.seat, coalesce(s.score, 0)::INT AS score,
+                   row_number() OVER (PARTITION BY seats.g ORDER BY coalesce(s.score, 0) DESC,
+                                      seats.seat) AS rank
+            FROM seats LEFT JOIN s ON s.game_id = seats.g AND s.seat = seats.seat)
+        SELECT $run, g, seat, f.faction, CASE WHEN seat = 0 THEN 'greedy' ELSE 'random' END,
+               score, rank::INT, rank = 1
+        FROM scored JOIN f ON f.i = (g + seat) % 8""", {"run": run_id})
+    con.execute(
+        f"""INSERT INTO games (run_id, game_id, seed, n_players, map, rounds, steps, first_seat,
+                           winner_seat, ended_by, wall_ms)
+        SELECT $run, g, hash(g)::UBIGINT, 4, $maps[((g // 32) % {len(maps)} + 1)::INT], 5,
+               {STEPS}, (g % 4)::INT, p.seat, 'rounds', 20.0
+        FROM range({games}) AS t(g) JOIN players AS p
+             ON p.run_id = $run AND p.game_id = g AND p.won""",
+        {"run": run_id, "maps": maps})
+    con.execute(
+        f"""INSERT INTO moves (run_id, game_id, step, round, phase, seat, action, detail, cell)
+        SELECT $run, g, s::INT, ((s - 1) // 37 + 1)::INT,
+               'phase', ((s + g) % 4)::INT,
+               CASE WHEN hash(g, s) % 10 < 4 THEN $on[(hash(g, s, 1) % 3 + 1)::INT]
+                    ELSE $off[(hash(g, s, 1) % 5 + 1)::INT] END,
+               '', CASE WHEN hash(g, s) % 10 < 4 THEN (hash(g, s, 2) % 81)::INT END
+        FROM range({games}) AS t(g), range(1, {STEPS + 1}) AS u(s)""",
+        {"run": run_id, "on": list(ACTIONS_ON_CELLS), "off": list(ACTIONS_OFF)})
+    con.execute("CHECKPOINT")
+    con.begin()
+    aggregates.rebuild(con, run_id)
+    con.commit()
+    con.execute("CHECKPOINT")
+
+
+def ensure_db(path: Path, games: int, extra_runs: int = 0, extra_games: int = 0
+              ) -> tuple[Path, float]:
+    """Reuse the file when it already holds ``games`` games of the bench run (and the other
+    runs asked for) with their aggregates; else build it."""
     if path.is_file():
         try:
             con = duckdb.connect(str(path), read_only=True)
             try:
                 n = con.execute("SELECT count(*) FROM games WHERE run_id = ?", [BENCH_RUN]).fetchone()[0]
+                runs = con.execute("SELECT count(*) FROM runs").fetchone()[0]
+                aggregated = con.execute("SELECT count(*) FROM agg_runs").fetchone()[0]
             finally:
                 con.close()
-            if n == games:
+            if n == games and runs == 1 + extra_runs and aggregated == runs:
                 return path, 0.0
         except duckdb.Error:
             pass
     path.parent.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    build_db(path, games)
+    build_db(path, games, extra_runs, extra_games)
     return path, time.perf_counter() - started
+
+
+@contextmanager
+def raw_tables(raw: bool):
+    """With ``raw``, the pages read the raw tables even where a run has its aggregates
+    (``DELVE_AGGREGATES=0``, dashboard.queries.core.aggregated): the before of issue 16."""
+    before = os.environ.get("DELVE_AGGREGATES")
+    if raw:
+        os.environ["DELVE_AGGREGATES"] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("DELVE_AGGREGATES", None)
+        else:
+            os.environ["DELVE_AGGREGATES"] = before
 
 
 @contextmanager
@@ -253,10 +293,18 @@ def bench_pages(db: Path, repeat: int = 1
                 os.environ[name] = value
 
 
+def _aggregates():
+    from pipelines.store.aggregates import AGGREGATES
+    return AGGREGATES
+
+
 def table_counts(db: Path) -> dict[str, int]:
     con = duckdb.connect(str(db), read_only=True)
     try:
-        return {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]  # constant names
-                for t in ("games", "players", "moves", "score_events")}
+        out = {t: con.execute(f"SELECT count(*) FROM {t}").fetchone()[0]  # constant names
+               for t in ("runs", "games", "players", "moves", "score_events")}
+        out["aggregate rows"] = sum(
+            con.execute(f"SELECT count(*) FROM {a.table}").fetchone()[0] for a in _aggregates())
+        return out
     finally:
         con.close()

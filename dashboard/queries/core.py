@@ -175,6 +175,32 @@ def read_frame(
             con.close()
 
 
+# --- the aggregates -----------------------------------------------------------------
+
+_AGGREGATED_SQL = """
+SELECT count(*) AS n FROM agg_runs WHERE run_id = $run AND version = $version
+"""
+
+
+@cached(ttl=CACHE_TTL_S)
+def aggregated(db: str, run_id: str) -> bool:
+    """Whether the run's aggregate tables are complete (``agg_runs``, the current definitions'
+    version): the pages then read them instead of the raw tables (issue 16).  A database
+    written before they existed has none (``delve aggregate`` builds them).  The environment
+    variable ``DELVE_AGGREGATES=0`` makes every page read the raw tables (a benchmark's before,
+    `delve bench-dashboard --raw`)."""
+    import os
+
+    from pipelines.store.aggregates import VERSION
+
+    if os.environ.get("DELVE_AGGREGATES") == "0":
+        return False
+    if "agg_runs" not in set(read_frame(db, _TABLES_SQL)["table_name"].to_list()):
+        return False
+    frame = read_frame(db, _AGGREGATED_SQL, {"run": run_id, "version": VERSION})
+    return bool(frame["n"][0])
+
+
 # --- the tables present ------------------------------------------------------------
 
 _TABLES_SQL = """

@@ -7,16 +7,17 @@ import polars as pl
 
 from . import core
 from .core import ANALYSIS_TTL_S, SchemaMismatch, cached
-from .filters import _FILTERED, _GAME_IDS, _params, _with_rates
+from .filters import _AGG_GAMES, _AGG_PLAYERS, _FILTERED, _GAME_IDS, _params, _with_rates
 
 
 # A win shared by k tied winners counts 1/k (issue 12, P13): the rates of a game sum to 1.
-# `nw` counts each game's winners over all its seats (before the bot filter).
+# `nw` counts each game's winners over all its seats (before the bot filter).  Tied wins and
+# fair shares are summed exactly in units of 1/840 (filters.SHARE_UNIT) and divided once.
 _WINNERS = """, nw AS (
     SELECT p.game_id, count(*) FILTER (WHERE p.won) AS n_won FROM players AS p
     SEMI JOIN fg ON fg.game_id = p.game_id WHERE p.run_id = $run GROUP BY p.game_id
 ), fc AS (
-    SELECT fp.*, CASE WHEN fp.won THEN 1.0 / nw.n_won ELSE 0.0 END AS credit
+    SELECT fp.*, CASE WHEN fp.won THEN 840 // nw.n_won ELSE 0 END AS credit840
     FROM fp JOIN nw ON nw.game_id = fp.game_id
 )
 """
@@ -24,12 +25,23 @@ _WINNERS = """, nw AS (
 _FACTION_RATES_SQL = _FILTERED + _WINNERS + """
 SELECT faction::VARCHAR                      AS faction,
        count(*)::BIGINT                      AS games,
-       sum(credit)::DOUBLE                   AS wins,
-       avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share,
+       (sum(credit840) / 840)::DOUBLE        AS wins,
+       (sum(840 // n_players) / (840 * count(*)))::DOUBLE AS fair_share,
        avg(score)::DOUBLE                    AS mean_score,
        sqrt(((count(*) * sum(score::HUGEINT * score) - sum(score::HUGEINT) ^ 2)::DOUBLE)
             / nullif(count(*) * (count(*) - 1), 0)) AS sd_score
 FROM fc GROUP BY faction ORDER BY faction
+"""
+# The same from the aggregates (agg_seats: player-games per seat, outcome and winners' count).
+_FACTION_RATES_AGG_SQL = """
+SELECT faction::VARCHAR AS faction, sum(players)::BIGINT AS games,
+       (sum(CASE WHEN won THEN players * (840 // n_won) ELSE 0 END) / 840)::DOUBLE AS wins,
+       (sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
+       (sum(score_sum) / sum(players))::DOUBLE AS mean_score,
+       sqrt(((sum(players) * sum(score_sq) - sum(score_sum)::HUGEINT ^ 2)::DOUBLE)
+            / nullif(sum(players) * (sum(players) - 1), 0)) AS sd_score
+FROM agg_seats WHERE """ + _AGG_PLAYERS + """
+GROUP BY faction ORDER BY faction
 """
 
 
@@ -39,7 +51,8 @@ def faction_rates(db: str, run_id: str, n_players: int | None = None,
     """Per faction: player-games, wins (a tied win counts 1/k), fair share, mean/sd score, and
     the win rate with its Wilson interval, binomial p-value against the fair share, Holm mark
     and simultaneous (Bonferroni, Clopper-Pearson) interval."""
-    frame = core.read_frame(db, _FACTION_RATES_SQL, _params(run_id, n_players, map_id, bot))
+    sql = _FACTION_RATES_AGG_SQL if core.aggregated(db, run_id) else _FACTION_RATES_SQL
+    frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
     return _with_rates(frame).with_columns(pl.col("rate").alias("win_rate"))
 
 
@@ -57,7 +70,53 @@ FROM fp GROUP BY faction ORDER BY faction
 def score_quantiles(db: str, run_id: str, n_players: int | None = None,
                     map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Final-score distribution per faction as quantiles (a box plot without the raw rows)."""
-    return core.read_frame(db, _SCORE_QUANTILES_SQL, _params(run_id, n_players, map_id, bot))
+    params = _params(run_id, n_players, map_id, bot)
+    if not core.aggregated(db, run_id):
+        return core.read_frame(db, _SCORE_QUANTILES_SQL, params)
+    return quantiles_of_counts(core.read_frame(db, _SCORE_COUNTS_AGG_SQL, params))
+
+
+# The final scores as a frequency table (agg_scores), per faction in score order.
+_SCORE_COUNTS_AGG_SQL = """
+SELECT faction::VARCHAR AS faction, score, sum(players)::BIGINT AS players
+FROM agg_scores WHERE """ + _AGG_PLAYERS + """
+GROUP BY faction, score ORDER BY faction, score
+"""
+QUANTILES = (("p05", 0.05), ("q1", 0.25), ("median", 0.5), ("q3", 0.75), ("p95", 0.95))
+
+
+def quantiles_of_counts(freq: pl.DataFrame) -> pl.DataFrame:
+    """`_SCORE_QUANTILES_SQL`'s frame from a frequency table (faction, score, players, in score
+    order): DuckDB's ``quantile_cont`` on the expanded sample, h = (n - 1) q, the order
+    statistics at floor(h) and ceil(h) (0-based) and lo (1 - d) + hi d with d = h - floor(h),
+    the same floating-point steps, so the same bits; the mean as avg() does, sum / n."""
+    import math
+
+    import numpy as np
+
+    rows = []
+    for (faction,), part in freq.group_by("faction", maintain_order=True):
+        v = part["score"].to_numpy()
+        c = part["players"].to_numpy()
+        ends = np.cumsum(c)
+        n = int(ends[-1])
+
+        def stat(k: int) -> float:
+            return float(v[int(np.searchsorted(ends, k, side="right"))])
+
+        row = {"faction": faction, "n": n, "mean": float(int((v.astype(object) * c).sum())) / n,
+               "min": float(v[0])}
+        for name, q in QUANTILES:
+            h = float(n - 1) * q
+            lo, hi = math.floor(h), math.ceil(h)
+            a = stat(lo)
+            d = h - lo
+            row[name] = a if lo == hi else a * (1 - d) + stat(hi) * d
+        row["max"] = float(v[-1])
+        rows.append(row)
+    schema = {"faction": pl.Utf8, "n": pl.Int64, "mean": pl.Float64, "min": pl.Float64,
+              **{name: pl.Float64 for name, _ in QUANTILES}, "max": pl.Float64}
+    return pl.DataFrame(rows, schema=schema)
 
 
 # One pass over the players feeds both groupings (GROUPING SETS), not a UNION of two scans.
@@ -70,12 +129,23 @@ _SEAT_RATES_SQL = _FILTERED + _WINNERS + """, ft AS (
 )
 SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
        coalesce(seat, start_position)::INTEGER AS position, count(*)::BIGINT AS games,
-       sum(credit)::DOUBLE AS wins,
-       avg(1 / n_players::DECIMAL(18, 12))::DOUBLE AS fair_share, avg(score)::DOUBLE AS mean_score
+       (sum(credit840) / 840)::DOUBLE AS wins,
+       (sum(840 // n_players) / (840 * count(*)))::DOUBLE AS fair_share,
+       avg(score)::DOUBLE AS mean_score
 FROM ft GROUP BY GROUPING SETS ((seat), (start_position))
 ORDER BY kind, position
 """
 _SEAT_RATES_OLD_SQL = _SEAT_RATES_SQL.replace("g.start_seat", "NULL::INTEGER")
+_SEAT_RATES_AGG_SQL = """
+SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
+       coalesce(seat, start_position)::INTEGER AS position, sum(players)::BIGINT AS games,
+       (sum(CASE WHEN won THEN players * (840 // n_won) ELSE 0 END) / 840)::DOUBLE AS wins,
+       (sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
+       (sum(score_sum) / sum(players))::DOUBLE AS mean_score
+FROM agg_seats WHERE """ + _AGG_PLAYERS + """
+GROUP BY GROUPING SETS ((seat), (start_position))
+ORDER BY kind, position
+"""
 
 
 @cached(ttl=ANALYSIS_TTL_S)
@@ -92,7 +162,10 @@ def seat_rates(db: str, run_id: str, n_players: int | None = None,
     """Win rate by table seat and by turn order (0 = the game's starting player), with
     intervals and Holm marks against the fair share (corrected within each kind).  Games
     without a recorded starting player (older runs) have no turn-order row."""
-    sql = _SEAT_RATES_SQL if has_start_seat(db) else _SEAT_RATES_OLD_SQL
+    if core.aggregated(db, run_id):
+        sql = _SEAT_RATES_AGG_SQL
+    else:
+        sql = _SEAT_RATES_SQL if has_start_seat(db) else _SEAT_RATES_OLD_SQL
     frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
     frame = frame.filter(pl.col("position").is_not_null())
     parts = [_with_rates(frame.filter(pl.col("kind") == k)) for k in ("seat", "turn order")]
@@ -115,6 +188,15 @@ ORDER BY a.faction, b.faction
 """
 
 
+# The same from agg_matrix (ordered seat pairs; half_wins: 2 above, 1 tied): exact halves.
+_HEAD_TO_HEAD_AGG_SQL = """
+SELECT faction::VARCHAR AS faction, opponent::VARCHAR AS opponent, sum(pairs)::BIGINT AS games,
+       (sum(half_wins) / 2)::DOUBLE AS wins, 0.5::DOUBLE AS fair_share
+FROM agg_matrix WHERE """ + _AGG_PLAYERS + """
+GROUP BY faction, opponent ORDER BY faction, opponent
+"""
+
+
 @cached(ttl=ANALYSIS_TTL_S)
 def faction_matrix(db: str, run_id: str, n_players: int | None = None,
                    map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
@@ -123,7 +205,8 @@ def faction_matrix(db: str, run_id: str, n_players: int | None = None,
     its Wilson interval, an exact binomial test against 1/2 and Holm's correction over the
     unordered pairs (A-B and B-A are one question: the same p-value).  Every pair of factions is
     a row; a pair that never shared a table has games = 0 and no rate (the chart greys it)."""
-    frame = core.read_frame(db, _HEAD_TO_HEAD_SQL, _params(run_id, n_players, map_id, bot))
+    sql = _HEAD_TO_HEAD_AGG_SQL if core.aggregated(db, run_id) else _HEAD_TO_HEAD_SQL
+    frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
     return head_to_head_rates(frame)
 
 
@@ -200,6 +283,14 @@ FROM tables GROUP BY ALL ORDER BY ALL  -- a total order: the fit sums in the sam
 """
 
 
+_LINEUP_COLUMNS = ", ".join([f"{k}{i}" for i in range(LINEUP_SEATS) for k in ("f", "b")]
+                            + [f"r{i}" for i in range(LINEUP_SEATS)] + ["won_mask"])
+# The same from agg_lineups (games per distinct table, player count and map).
+_LINEUPS_AGG_SQL = ("SELECT " + _LINEUP_COLUMNS + ", max(top_seat) AS top_seat, max(seats) AS seats, "
+                    "sum(games)::BIGINT AS games FROM agg_lineups WHERE " + _AGG_GAMES
+                    + " GROUP BY ALL ORDER BY ALL")
+
+
 def _lineups(frame: pl.DataFrame):
     """Distinct tables (seat, faction, bot per seat; finishing ranks) -> the Plackett-Luce
     model's input."""
@@ -226,7 +317,8 @@ def strength_model(db: str, run_id: str, n_players: int | None = None,
     """
     from pipelines import stats
 
-    lineups = core.read_frame(db, _LINEUPS_SQL, {"run": run_id, "np": n_players, "map": map_id})
+    sql = _LINEUPS_AGG_SQL if core.aggregated(db, run_id) else _LINEUPS_SQL
+    lineups = core.read_frame(db, sql, {"run": run_id, "np": n_players, "map": map_id})
     fit = stats.plackett_luce_model(_lineups(lineups))
     bot_of = {}
     if fit.reference.get("seat_includes_bot") and lineups.height:

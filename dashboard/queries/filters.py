@@ -38,6 +38,20 @@ WITH fg AS (
 )"""
 
 
+# The same filters on the aggregate tables (pipelines.store.aggregates), which carry the games'
+# player count and map and the players' bot on every row; measures are summed over the rows.
+_AGG_GAMES = """run_id = $run
+      AND ($np::INTEGER IS NULL OR n_players = $np::INTEGER)
+      AND ($map::VARCHAR IS NULL OR map = $map::VARCHAR)"""
+_AGG_PLAYERS = _AGG_GAMES + """
+      AND ($bot::VARCHAR IS NULL OR bot = $bot::VARCHAR)"""
+
+#: A tied win counts 1/n_won and the fair share is the mean of 1/n_players: both summed exactly
+#: as multiples of 1/840 (840 = lcm(1..8), tables of up to 8 seats) and divided once, so the
+#: raw tables and the aggregates give the same bits whatever the order of the rows.
+SHARE_UNIT = 840
+
+
 def _params(run_id: str, n_players: int | None, map_id: str | None, bot: str | None,
             **extra: Any) -> dict[str, Any]:
     return {"run": run_id, "np": n_players, "map": map_id, "bot": bot, **extra}

@@ -6,7 +6,7 @@ import polars as pl
 
 from . import core
 from .core import ANALYSIS_TTL_S, CACHE_TTL_S, cached
-from .filters import _GAME_IDS, _params
+from .filters import _AGG_GAMES, _AGG_PLAYERS, _GAME_IDS, _params
 
 
 @cached(ttl=CACHE_TTL_S)
@@ -75,6 +75,23 @@ _CELL_COUNTS_SQL = {
 }
 
 
+# The same from the aggregates: agg_cells (moves and their steps' points per cell, action and
+# the mover's faction, bot and outcome), agg_games and agg_seats for the games and player-games.
+_SELECTED_PLAYERS = _AGG_PLAYERS + """
+      AND ($faction::VARCHAR IS NULL OR faction = $faction::VARCHAR)
+      AND ($won::BOOLEAN IS NULL OR won = $won::BOOLEAN)"""
+_CELLS_AGG_SQL = """
+SELECT cell, action::VARCHAR AS action, sum(moves)::BIGINT AS moves,{points}
+       (SELECT coalesce(sum(games), 0) FROM agg_games WHERE """ + _AGG_GAMES + """)::BIGINT AS games,
+       (SELECT coalesce(sum(players), 0) FROM agg_seats WHERE """ + _SELECTED_PLAYERS + """)::BIGINT
+           AS player_games
+FROM agg_cells WHERE """ + _SELECTED_PLAYERS + """
+GROUP BY cell, action ORDER BY cell, action
+"""
+_CELLS_AGG = {True: _CELLS_AGG_SQL.format(points=" sum(points)::BIGINT AS points,"),
+              False: _CELLS_AGG_SQL.format(points="")}
+
+
 @cached(ttl=ANALYSIS_TTL_S)
 def cell_action_counts(db: str, run_id: str, map_id: str, faction: str | None = None,
                        won: bool | None = None, n_players: int | None = None,
@@ -85,6 +102,8 @@ def cell_action_counts(db: str, run_id: str, map_id: str, faction: str | None = 
     player-games they rest on (the same on every row). One scan of the moves serves every
     action; without ``points`` the frame has no ``points`` column and costs half as much."""
     params = _params(run_id, n_players, map_id, bot, faction=faction, won=won)
+    if core.aggregated(db, run_id):
+        return core.read_frame(db, _CELLS_AGG[points], params)
     every_player = faction is None and won is None and bot is None
     return core.read_frame(db, _CELL_COUNTS_SQL[every_player, points], params)
 

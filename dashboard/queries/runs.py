@@ -9,7 +9,7 @@ import polars as pl
 
 from . import core
 from .core import ANALYSIS_TTL_S, CACHE_TTL_S, cached
-from .filters import _FILTERED, _params
+from .filters import _AGG_GAMES, _FILTERED, _params
 
 
 RUNS_COLUMNS = {
@@ -119,9 +119,27 @@ ORDER BY t.points DESC, t.category
 """
 
 
+_CATEGORIES_AGG_SQL = """
+WITH totals AS (
+    SELECT category::VARCHAR AS category, sum(points)::BIGINT AS points
+    FROM agg_category_totals WHERE run_id = $run GROUP BY category
+), seats AS (
+    SELECT count(*) AS player_games FROM players WHERE run_id = $run
+)
+SELECT t.category,
+       t.points,
+       t.points / nullif(s.player_games, 0)            AS points_per_player_game,
+       t.points / nullif(sum(t.points) OVER (), 0)     AS share
+FROM totals AS t, seats AS s
+ORDER BY t.points DESC, t.category
+"""
+
+
 @cached(ttl=CACHE_TTL_S)
 def points_by_category(db: str, run_id: str) -> pl.DataFrame:
     """Score points of one run by category: total, per player-game and share of all points."""
+    if core.aggregated(db, run_id):
+        return core.read_frame(db, _CATEGORIES_AGG_SQL, {"run": run_id})
     return core.read_frame(db, _CATEGORIES_SQL, [run_id, run_id])
 
 
@@ -148,10 +166,20 @@ SELECT
 """
 
 
+_OPTIONS_AGG_SQL = """
+SELECT
+  (SELECT list(DISTINCT n_players ORDER BY n_players) FROM agg_games WHERE run_id = $run) AS n_players,
+  (SELECT list(DISTINCT map ORDER BY map) FROM agg_games WHERE run_id = $run AND map IS NOT NULL) AS maps,
+  (SELECT list(DISTINCT bot ORDER BY bot) FROM agg_seats WHERE run_id = $run AND bot IS NOT NULL) AS bots,
+  (SELECT list(DISTINCT faction ORDER BY faction) FROM agg_seats WHERE run_id = $run) AS factions
+"""
+
+
 @cached(ttl=ANALYSIS_TTL_S)
 def filter_options(db: str, run_id: str, version: str = "") -> dict[str, list]:
     """The player counts, maps, bots and factions present in a run (for the filter widgets)."""
-    row = core.read_frame(db, _OPTIONS_SQL, {"run": run_id}).row(0, named=True)
+    sql = _OPTIONS_AGG_SQL if core.aggregated(db, run_id) else _OPTIONS_SQL
+    row = core.read_frame(db, sql, {"run": run_id}).row(0, named=True)
     return {k: list(v or []) for k, v in row.items()}
 
 
@@ -159,8 +187,13 @@ def filter_options(db: str, run_id: str, version: str = "") -> dict[str, list]:
 def games_count(db: str, run_id: str, n_players: int | None = None, map_id: str | None = None,
                 bot: str | None = None, version: str = "") -> int:
     """How many games of the run pass the filters."""
-    sql = _FILTERED + "SELECT count(*)::BIGINT AS n FROM fg"
-    frame = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
+    if core.aggregated(db, run_id):
+        sql = "SELECT coalesce(sum(games), 0)::BIGINT AS n FROM agg_games WHERE " + _AGG_GAMES
+        params = {"run": run_id, "np": n_players, "map": map_id}
+    else:
+        sql = _FILTERED + "SELECT count(*)::BIGINT AS n FROM fg"
+        params = _params(run_id, n_players, map_id, bot)
+    frame = core.read_frame(db, sql, params)
     return int(frame["n"][0])
 
 

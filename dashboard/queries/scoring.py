@@ -6,7 +6,7 @@ import polars as pl
 
 from . import core
 from .core import ANALYSIS_TTL_S, cached
-from .filters import _FILTERED, _params
+from .filters import _AGG_GAMES, _AGG_PLAYERS, _FILTERED, _params
 
 
 TOTAL_SCORE = "(total score)"
@@ -38,6 +38,20 @@ _SCORING_OF_GAMES_SQL = (_FILTERED
                          + _SCORE_SUMS.format(cut=" SEMI JOIN fg ON fg.game_id = s.game_id")
                          + _SCORING_FREQUENCIES)
 
+# The same frequency table from the aggregates: category totals (agg_categories), final scores
+# and player-games (agg_scores).
+_SCORING_AGG_SQL = """
+SELECT faction::VARCHAR AS faction, won, category::VARCHAR AS category, points::DOUBLE AS points,
+       sum(players)::BIGINT AS count
+FROM agg_categories WHERE """ + _AGG_PLAYERS + """ GROUP BY ALL
+UNION ALL
+SELECT faction::VARCHAR, won, $total, score::DOUBLE, sum(players)::BIGINT
+FROM agg_scores WHERE """ + _AGG_PLAYERS + """ GROUP BY ALL
+UNION ALL
+SELECT faction::VARCHAR, won, NULL, NULL, sum(players)::BIGINT
+FROM agg_scores WHERE """ + _AGG_PLAYERS + """ GROUP BY ALL
+"""
+
 _SCORING_SCHEMA = {"kind": pl.Utf8, "faction": pl.Utf8, "won": pl.Boolean, "category": pl.Utf8,
                    "n": pl.Int64, "mean": pl.Float64, "var": pl.Float64, "min": pl.Float64,
                    "q1": pl.Float64, "median": pl.Float64, "q3": pl.Float64, "max": pl.Float64}
@@ -54,7 +68,10 @@ def scoring_stats(db: str, run_id: str, n_players: int | None = None,
     it (pipelines.stats.weighted_summary)."""
     from pipelines import stats
 
-    sql = _SCORING_SQL if n_players is None and map_id is None else _SCORING_OF_GAMES_SQL
+    if core.aggregated(db, run_id):
+        sql = _SCORING_AGG_SQL
+    else:
+        sql = _SCORING_SQL if n_players is None and map_id is None else _SCORING_OF_GAMES_SQL
     freq = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot, total=TOTAL_SCORE))
     players = freq.filter(pl.col("category").is_null()).select("faction", "won", pl.col("count").alias("n"))
     cells = freq.filter(pl.col("category").is_not_null())
@@ -108,12 +125,28 @@ ORDER BY r.faction, r.won, r.round
 """
 
 
+_ROUND_AGG_SQL = """
+WITH r AS (
+    SELECT faction, won, round, sum(points)::DOUBLE AS points FROM agg_rounds
+    WHERE """ + _AGG_PLAYERS + """ GROUP BY ALL
+), n AS (
+    SELECT faction, won, sum(players) AS n FROM agg_scores
+    WHERE """ + _AGG_PLAYERS + """ GROUP BY ALL
+)
+SELECT r.faction::VARCHAR AS faction, r.won AS won, r.round::INTEGER AS round,
+       (r.points / n.n)::DOUBLE AS points, n.n::BIGINT AS n
+FROM r JOIN n ON n.faction = r.faction AND n.won = r.won
+ORDER BY r.faction, r.won, r.round
+"""
+
+
 @cached(ttl=ANALYSIS_TTL_S)
 def points_by_round(db: str, run_id: str, n_players: int | None = None,
                     map_id: str | None = None, bot: str | None = None, version: str = "") -> pl.DataFrame:
     """Mean points scored in each round per player-game, by faction and outcome (won).
     Callers re-aggregate over ``won`` with the weights ``n``."""
-    return core.read_frame(db, _ROUND_SQL, _params(run_id, n_players, map_id, bot))
+    sql = _ROUND_AGG_SQL if core.aggregated(db, run_id) else _ROUND_SQL
+    return core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
 
 
 # Winners against losers within each game (issue 12, P10): per game, the winners' mean points
@@ -123,25 +156,56 @@ def points_by_round(db: str, run_id: str, n_players: int | None = None,
 _WITHIN_GAME_SQL = _FILTERED + """
 , ng AS (
     SELECT game_id, count(*) FILTER (WHERE won) AS nw, count(*) FILTER (WHERE NOT won) AS nl,
-           avg(score) FILTER (WHERE won) - avg(score) FILTER (WHERE NOT won) AS total_d
+           sum(score) FILTER (WHERE won) AS sw, sum(score) FILTER (WHERE NOT won) AS sl
     FROM fp GROUP BY game_id
     HAVING count(*) FILTER (WHERE won) > 0 AND count(*) FILTER (WHERE NOT won) > 0
 ), ev AS (
-    SELECT s.game_id, s.category, sum(s.points) FILTER (WHERE fp.won) AS pw,
-           sum(s.points) FILTER (WHERE NOT fp.won) AS pl
+    SELECT s.game_id, s.category, coalesce(sum(s.points) FILTER (WHERE fp.won), 0) AS pw,
+           coalesce(sum(s.points) FILTER (WHERE NOT fp.won), 0) AS pl
     FROM score_events AS s JOIN fp ON fp.game_id = s.game_id AND fp.seat = s.seat
     WHERE s.run_id = $run GROUP BY ALL
 ), cats AS (SELECT DISTINCT category FROM ev), per_game AS (
     SELECT c.category, ng.game_id,
-           coalesce(ev.pw, 0) / ng.nw - coalesce(ev.pl, 0) / ng.nl AS d
+           coalesce((ev.pw * 840) // ng.nw - (ev.pl * 840) // ng.nl, 0) AS d840
     FROM ng CROSS JOIN cats AS c LEFT JOIN ev ON ev.game_id = ng.game_id AND ev.category = c.category
     UNION ALL
-    SELECT $total, game_id, total_d FROM ng
+    SELECT NULL, game_id, (sw * 840) // nw - (sl * 840) // nl FROM ng
 )
 SELECT category::VARCHAR AS category, count(*)::BIGINT AS games,
-       avg(d ORDER BY game_id)::DOUBLE AS mean, var_samp(d ORDER BY game_id)::DOUBLE AS var
-FROM per_game GROUP BY category ORDER BY category  -- summed in game order: the same bits whatever the row order
+       sum(d840)::VARCHAR AS d_sum, sum(d840::HUGEINT * d840)::VARCHAR AS d_sq
+FROM per_game GROUP BY category
 """
+# The same sums from agg_within (one selection of players: all bots, or one bot's seats).  A
+# category's row counts the games it was scored in; its mean is over every counted game (the
+# others add 0), as the total's row (category NULL) counts them.
+_WITHIN_GAME_AGG_SQL = """
+WITH w AS (
+    SELECT category, sum(games) AS games, sum(d_sum) AS d_sum, sum(d_sq) AS d_sq
+    FROM agg_within WHERE """ + _AGG_GAMES + """
+      AND (($bot::VARCHAR IS NULL AND all_bots) OR (NOT all_bots AND bot = $bot::VARCHAR))
+    GROUP BY category
+), n AS (SELECT games FROM w WHERE category IS NULL)
+SELECT w.category::VARCHAR AS category, n.games::BIGINT AS games, w.d_sum::VARCHAR AS d_sum,
+       w.d_sq::VARCHAR AS d_sq
+FROM w, n WHERE n.games > 0
+"""
+
+
+def within_game(sums: pl.DataFrame) -> pl.DataFrame:
+    """Per category (and the final score, `TOTAL_SCORE`): games, the mean within-game
+    difference and its sample variance over games, from the exact sums of d * 840 and its
+    square (integers as text): each value is the exact fraction, rounded once."""
+    from fractions import Fraction
+
+    rows = []
+    for r in sums.iter_rows(named=True):
+        n, s, q = int(r["games"]), int(r["d_sum"]), int(r["d_sq"])
+        mean = float(Fraction(s, 840 * n))
+        var = float(Fraction(n * q - s * s, 840 * 840 * n * (n - 1))) if n > 1 else None
+        rows.append({"category": TOTAL_SCORE if r["category"] is None else r["category"],
+                     "games": n, "mean": mean, "var": var})
+    return pl.DataFrame(rows, schema={"category": pl.Utf8, "games": pl.Int64, "mean": pl.Float64,
+                                      "var": pl.Float64}).sort("category")
 
 
 @cached(ttl=ANALYSIS_TTL_S)
@@ -159,9 +223,9 @@ def winners_vs_losers(db: str, run_id: str, n_players: int | None = None,
     from pipelines import stats
 
     frame = scoring_stats(db, run_id, n_players, map_id, bot, version).filter(pl.col("kind") == "outcome")
-    within = {r["category"]: r for r in core.read_frame(
-        db, _WITHIN_GAME_SQL, _params(run_id, n_players, map_id, bot, total=TOTAL_SCORE)
-    ).iter_rows(named=True)}
+    sql = _WITHIN_GAME_AGG_SQL if core.aggregated(db, run_id) else _WITHIN_GAME_SQL
+    sums = core.read_frame(db, sql, _params(run_id, n_players, map_id, bot))
+    within = {r["category"]: r for r in within_game(sums).iter_rows(named=True)}
     rows = []
     for cat in frame["category"].unique(maintain_order=True).to_list():
         part = {r["won"]: r for r in frame.filter(pl.col("category") == cat).iter_rows(named=True)}

@@ -1,4 +1,4 @@
-"""`delve games`, `rules`, `runs`, `replay`, `check`, `export`: the games, their rules and the data."""
+"""`delve games`, `rules`, `runs`, `replay`, `check`, `aggregate`, `export`: the games, their rules and the data."""
 
 from __future__ import annotations
 
@@ -152,6 +152,34 @@ def check(db, run):
         sys.exit(1)
 
 
+@click.command("aggregate")
+@db_option
+@click.argument("run", required=False)
+@click.option("--all", "every", is_flag=True,
+              help="Rebuild every run's aggregates, not only the runs that lack them.")
+def aggregate(db, run, every):
+    """Build the aggregate tables the dashboard reads (issue 16) for RUN (an id, prefix or
+    'latest'), or for every run that lacks them (a database written before they existed), from
+    the raw rows; one transaction per run.  `delve check` verifies them."""
+    from pipelines.store import Store, resolve_run
+    from pipelines.store.aggregates import VERSION
+    store = Store(db)
+    if run:
+        todo = [resolve_run(db, run)["run_id"]]
+    else:
+        store.ensure_schema()
+        with store.read() as con:
+            todo = [r[0] for r in con.execute(
+                "SELECT r.run_id FROM runs r LEFT JOIN agg_runs a USING (run_id) "
+                "WHERE $every OR a.version IS DISTINCT FROM $version ORDER BY r.created_at, r.run_id",
+                {"every": every, "version": VERSION}).fetchall()]
+    for run_id in todo:
+        store.rebuild_aggregates(run_id)
+        click.echo(f"aggregated run {run_id}")
+    if not todo:
+        click.echo("every run has its aggregates (--all rebuilds them)")
+
+
 @click.command("export")
 @db_option
 @click.argument("run_ids", nargs=-1, required=True, metavar="RUN [RUN ...]")
@@ -167,4 +195,4 @@ def export(db, run_ids, fmt, output):
         click.echo(f"{table:<13} {rows:>10,} rows -> {path}")
 
 
-COMMANDS = (games, rules, runs, replay, check, export)
+COMMANDS = (games, rules, runs, replay, check, aggregate, export)

@@ -242,6 +242,14 @@ def catanatron_us_per_action(seconds: float) -> tuple[float, int, int]:
 def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline_games: int,
            long_games: int, peer: str | None, peer_seconds: float, repeat: int = 1,
            echo: Callable[[str], None] = print) -> None:
+    from .startup import startup_times
+    echo("== the CLI: fresh interpreter each, wall and CPU seconds (goal: --help and games "
+         "under 0.3 s)")
+    from engine.core.registry import builtin_games
+    shipped = [g for g in game_ids if g in builtin_games()]  # a fresh process knows these only
+    for what, wall, cpu in startup_times(shipped[0] if shipped else None, players):
+        echo(f"  {what:<48} {wall:6.2f} s wall {cpu:6.2f} s CPU")
+    echo("")
     for gid in game_ids:
         echo(f"== {gid}: engine (in memory, nothing written)")
         echo(format_table(bench(gid, games=games, players=players, seed=seed)))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import aggregates
 from .connect import connect_read
 
 SQL_DIR = Path(__file__).with_name("sql")
@@ -15,6 +16,8 @@ CHECKS = {
     "games_once": "each game of a run stored exactly once",
     "move_cells_on_map": "every moves.cell is a space of its map in map_cells",
 }
+AGGREGATES_CHECK = ("aggregates", "every aggregate table equals its recomputation from the raw "
+                                  "rows (runs listed in agg_runs)")
 
 
 @dataclass
@@ -32,4 +35,23 @@ def run_checks(db, run_id: str | None = None) -> list[CheckResult]:
             sql = (SQL_DIR / f"check_{name}.sql").read_text()
             rows = con.execute(sql, {"run": run_id}).fetchall()
             out.append(CheckResult(name, description, len(rows), rows[0] if rows else None))
+        out.append(_check_aggregates(con, run_id))
     return out
+
+
+def _check_aggregates(con, run_id: str | None) -> CheckResult:
+    """Each aggregated run's tables against their recomputation (pipelines.store.aggregates);
+    runs without aggregates (written before them: `delve aggregate` builds them) are skipped."""
+    name, description = AGGREGATES_CHECK
+    have = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+    if "agg_runs" not in have:
+        return CheckResult(name, description, 0, None)
+    runs = [r[0] for r in con.execute(
+        "SELECT run_id FROM agg_runs WHERE version = $version AND ($run IS NULL OR run_id = $run) "
+        "ORDER BY run_id", {"run": run_id, "version": aggregates.VERSION}).fetchall()]
+    violations, example = 0, None
+    for run in runs:
+        for bad in aggregates.verify(con, run):
+            violations += bad.rows
+            example = example or (run, bad.table, bad.example)
+    return CheckResult(name, description, violations, example)

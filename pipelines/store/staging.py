@@ -24,6 +24,7 @@ from typing import Callable
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from . import aggregates
 from .schema import BATCH_TABLES, SCHEMA
 from .writer import DatabaseHeld
 
@@ -205,6 +206,12 @@ def recover_staged(store, run_id: str) -> int:
                         f"SELECT ?, {', '.join(names)} FROM read_parquet(?, union_by_name = true) "
                         f"WHERE game_id NOT IN (SELECT game_id FROM delve_have)",
                         [run_id, [str(p) for p in staged.files[table]]])
+        if aggregates.is_maintained(con, run_id):  # the games just ingested, same transaction
+            con.execute("CREATE TEMP TABLE delve_new AS SELECT game_id FROM games "
+                        "WHERE run_id = ? AND game_id NOT IN (SELECT game_id FROM delve_have)",
+                        [run_id])
+            aggregates.add(con, run_id, aggregates.subset_sources("delve_new"))
+            con.execute("DROP TABLE delve_new")
         con.execute("DROP TABLE delve_have")
     n = staged.games
     staged.clear()

@@ -19,8 +19,15 @@ from typing import Iterator
 import duckdb
 import pyarrow as pa
 
+from . import aggregates
 from .connect import StoreError, check_db_path, connect_read, is_lock_error, retrying_connect
 from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
+
+#: The contract's tables and the aggregates the writer maintains beside them (issue 16).
+_TABLES = {**SCHEMA, **aggregates.SCHEMA}
+_KEYS = {**PRIMARY_KEYS, **aggregates.PRIMARY_KEYS}
+#: Batch writes of a run between two compactions of its aggregates' delta rows.
+COMPACT_EVERY = 64
 
 
 class DatabaseHeld(StoreError):
@@ -50,6 +57,7 @@ class Store:
         self._lock = threading.RLock()  # the heartbeat thread writes between the batches
         self._main_writes = 0  # write transactions open in the main thread
         self.deferred = None   # a signal's action held back until the main thread's write ends
+        self._deltas: dict[str, int] = {}  # run -> batch writes since its aggregates' compaction
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -142,8 +150,8 @@ class Store:
         it is one transaction: a database that cannot be upgraded is left as it was."""
         con.begin()
         try:
-            for table, cols in SCHEMA.items():
-                key = PRIMARY_KEYS.get(table)
+            for table, cols in _TABLES.items():
+                key = _KEYS.get(table)
                 pk = f", PRIMARY KEY ({', '.join(key)})" if key else ""
                 con.execute(f"CREATE TABLE IF NOT EXISTS {table} ("  # constants, not input
                             + ", ".join(f"{n} {t}" for n, t in cols) + pk + ")")
@@ -216,6 +224,7 @@ class Store:
         cols = [n for n, _ in SCHEMA["runs"] if n in row]
         data = to_arrow_subset("runs", {c: [row[c]] for c in cols})
         self._insert(con, "runs", data)
+        aggregates.mark(con, row["run_id"])  # its aggregates are kept from its first game
         if map_cells is not None:
             self._map_cells(con, *map_cells)
 
@@ -243,6 +252,19 @@ class Store:
                         f"Run '{run_id}' already has some of these games in '{self.path}' "
                         f"({' '.join(str(exc).split())}): is another process resuming the same "
                         f"run? Nothing of this chunk was written.") from None
+            if aggregates.is_maintained(con, run_id):  # the same transaction as the raw rows
+                if staged is not None and staged.files["games"]:
+                    con.execute("CREATE TEMP TABLE delve_new AS SELECT game_id FROM "
+                                "read_parquet(?, union_by_name = true)",
+                                [[str(p) for p in staged.files["games"]]])
+                    aggregates.add(con, run_id, aggregates.subset_sources("delve_new"))
+                    con.execute("DROP TABLE delve_new")
+                if batch is not None:
+                    aggregates.add_batch(con, run_id, batch)
+                self._deltas[run_id] = self._deltas.get(run_id, 0) + 1
+                if finish is None and self._deltas[run_id] >= COMPACT_EVERY:
+                    aggregates.compact(con, run_id)
+                    self._deltas[run_id] = 0
             con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ?, "
                         "heartbeat_at = ? WHERE run_id = ?", [n, _now(), run_id])
             if finish is not None:
@@ -254,11 +276,21 @@ class Store:
         with self.write() as con:
             self._finish(con, run_id, status, error=error, wall_s=wall_s)
 
-    @staticmethod
-    def _finish(con, run_id: str, status: str, *, error: str | None = None,
+    def _finish(self, con, run_id: str, status: str, *, error: str | None = None,
                 wall_s: float | None = None) -> None:
         con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
                     "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+        if status == "done" and aggregates.is_maintained(con, run_id):
+            # one row per key from now on (not when failing: a full disk must still take the
+            # status; a failed run's delta rows are as exact, only more of them)
+            aggregates.compact(con, run_id)
+            self._deltas.pop(run_id, None)
+
+    def rebuild_aggregates(self, run_id: str) -> None:
+        """Recompute a run's aggregates from its raw rows (a run written before they existed,
+        or by an older definition), in one transaction."""
+        with self.write() as con:
+            aggregates.rebuild(con, run_id)
 
     def reopen_run(self, run_id: str, *, map_cells: tuple[str, list] | None = None,
                    writer: dict | None = None) -> set[int]:
@@ -268,6 +300,8 @@ class Store:
         with self.write() as con:
             if map_cells is not None:
                 self._map_cells(con, *map_cells)
+            if not aggregates.is_maintained(con, run_id):  # written before them: catch up now
+                aggregates.rebuild(con, run_id)
             con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
                         "WHERE run_id = ?", [run_id])
             if writer is not None:

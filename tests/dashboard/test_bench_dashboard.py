@@ -42,3 +42,30 @@ def test_synthetic_database_follows_the_contract(tmp_path: Path, capfd):
     # the helpers run outside a Streamlit server: no bare-mode warnings in the output
     out, err = capfd.readouterr()
     assert "No runtime found" not in out + err and "ScriptRunContext" not in out + err
+
+
+def test_a_database_of_many_runs_has_every_runs_aggregates_and_raw_mode(tmp_path: Path):
+    """`--extra-runs`: other runs in the same file, each aggregated as `delve aggregate` does
+    (verified against the raw rows); `--raw` makes the pages read the raw tables."""
+    import os
+
+    from dashboard.queries import core
+    from pipelines.store import aggregates
+
+    db = bench.build_db(tmp_path / "many.duckdb", 60, extra_runs=2, extra_games=20)
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        runs = [r[0] for r in con.execute("SELECT run_id FROM runs ORDER BY created_at").fetchall()]
+        assert runs[0] == bench.BENCH_RUN and len(runs) == 3
+        for run in runs:
+            assert aggregates.is_maintained(con, run) and aggregates.verify(con, run) == []
+        assert con.execute("SELECT count(*) FROM games WHERE run_id = ?", [runs[1]]).fetchone()[0] == 20
+    finally:
+        con.close()
+    assert bench.ensure_db(db, 60, 2, 20) == (db, 0.0)   # reused
+    core.aggregated.clear()
+    with bench.raw_tables(True):
+        assert os.environ["DELVE_AGGREGATES"] == "0"
+        assert not core.aggregated(str(db), bench.BENCH_RUN)
+    core.aggregated.clear()
+    assert core.aggregated(str(db), bench.BENCH_RUN)

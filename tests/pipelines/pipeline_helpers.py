@@ -52,3 +52,22 @@ def file_digest(path) -> str:
     import hashlib
     from pathlib import Path
     return hashlib.sha256(Path(path).read_bytes()).hexdigest()
+
+
+def aggregate_rows(db, run_id=None) -> dict[str, list]:
+    """The run's (default: the only run's) aggregate tables summed by key (issue 16)."""
+    from pipelines.store import aggregates, connect_read
+    run_id = run_id or only_run_id(db)
+    with connect_read(db) as con:
+        return aggregates.summed(con, run_id)
+
+
+def assert_aggregates_exact(db) -> None:
+    """Every run has its aggregates, and each equals its recomputation from the raw rows (what
+    `delve check` verifies)."""
+    from pipelines.store import aggregates, connect_read
+    with connect_read(db) as con:
+        runs = [r[0] for r in con.execute("SELECT run_id FROM runs").fetchall()]
+        for run_id in runs:
+            assert aggregates.is_maintained(con, run_id), run_id
+            assert aggregates.verify(con, run_id) == [], run_id

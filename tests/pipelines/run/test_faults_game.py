@@ -9,7 +9,7 @@ import pytest
 
 from engine.core.play import InjectedFault
 from engine.core.rng import game_seed
-from pipeline_helpers import dump, e2e_setup, only_run_id
+from pipeline_helpers import assert_aggregates_exact, dump, e2e_setup, only_run_id
 from pipelines.store import connect_read
 
 FAIL = 3
@@ -46,6 +46,7 @@ def test_a_failing_game_is_reported_and_the_others_are_written(tmp_path, cli, ga
     assert status == "failed" and done == 7 and ids == [0, 1, 2, 4, 5, 6, 7]
     assert f"game {FAIL} (seed {seed}) raised InjectedFault" in error
     assert dump(bad) == _minus(dump(clean), FAIL)  # the others are intact, row for row
+    assert_aggregates_exact(bad)                   # and their aggregates exact (issue 16)
 
     # The reproduce command raises the same error again, from the game's seed.
     with pytest.raises(InjectedFault, match=f"game {FAIL} \\(seed {seed}\\)"):
@@ -56,6 +57,7 @@ def test_a_failing_game_is_reported_and_the_others_are_written(tmp_path, cli, ga
     with connect_read(bad) as con:
         assert con.execute("SELECT count(*), count(DISTINCT game_id) FROM games").fetchone() \
             == (7, 7)
+    assert_aggregates_exact(bad)
 
 
 def test_the_fault_flag_is_off_by_default_and_changes_no_rules_hash(cli):

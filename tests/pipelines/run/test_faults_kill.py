@@ -11,7 +11,7 @@ import psutil
 import pytest
 
 from faults_helpers import counts, run, run_state, start, wait_for_games
-from pipeline_helpers import dump
+from pipeline_helpers import aggregate_rows, assert_aggregates_exact, dump
 
 GAMES = 320  # long enough that the kill lands mid-run on a quiet machine too
 ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "random", "--seed", 61,
@@ -20,19 +20,23 @@ ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "random", "--
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
-    """The rows of an uninterrupted run of the same seed."""
+    """The rows of an uninterrupted run of the same seed, and its aggregates (issue 16)."""
     db = tmp_path_factory.mktemp("clean") / "clean.duckdb"
     res = run("simulate", *ARGS, "--jobs", 2, "--db", db)
     assert res.returncode == 0, res.stderr
-    return dump(db)
+    return dump(db), aggregate_rows(db)
 
 
-def _resume_and_compare(db, run_id, clean_rows, via=("simulate", "--resume")):
+def _resume_and_compare(db, run_id, clean, via=("simulate", "--resume")):
+    clean_rows, clean_aggregates = clean
+    assert_aggregates_exact(db)            # the partial aggregates equal the games stored
     res = run(*via, run_id, "--db", db, "--no-progress")
     assert res.returncode == 0, res.stderr
     assert counts(db, run_id) == (GAMES, GAMES)          # exactly N, no duplicates
     assert run_state(db)[1:] == ("done", GAMES)
     assert dump(db) == clean_rows                          # the same rows as a clean run
+    assert_aggregates_exact(db)
+    assert aggregate_rows(db) == clean_aggregates          # and the same aggregates
 
 
 def test_sigkill_of_simulate_then_resume_gives_the_uninterrupted_rows(tmp_path, clean):

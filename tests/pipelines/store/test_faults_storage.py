@@ -59,7 +59,7 @@ def test_a_read_only_database_is_refused_and_kept(tmp_path, cli):
 
 def test_a_full_disk_stops_cleanly_keeps_whole_games_and_resumes(tmp_path, cli):
     games = 300
-    with tmpfs(tmp_path / "full", "4m") as mnt:
+    with tmpfs(tmp_path / "full", "7m") as mnt:  # 4m before the aggregates' 11 tables (issue 16)
         db = mnt / "d.duckdb"
         res = cli("simulate", "glimmerdeep", "--games", games, "--bots", "random", "--seed", 2,
                   "--flush-seconds", 0, "--chunk-size", 10, "--db", db, "--no-progress")

@@ -10,7 +10,7 @@ def test_check_passes_on_a_fresh_run_and_catches_a_broken_score(cli, tmp_path):
     assert res.exit_code == 0, res.output
     res = cli("check", "--db", db)
     assert res.exit_code == 0, res.output
-    assert res.output.count("ok  ") == 4
+    assert res.output.count("ok  ") == 5  # the contract's 4 invariants and the aggregates
     res = cli("check", "--db", db, "latest")
     assert res.exit_code == 0
     con = duckdb.connect(str(db))
@@ -29,6 +29,8 @@ def test_check_passes_on_a_fresh_run_and_catches_a_broken_score(cli, tmp_path):
     assert lines["score_sums"].startswith("FAIL") and "1 violations" in lines["score_sums"]
     assert lines["games_once"].startswith("ok")
     assert lines["move_cells_on_map"].startswith("ok")
+    # the changed score no longer matches the aggregates kept from the written rows (issue 16)
+    assert lines["aggregates"].startswith("FAIL") and "agg_seats" in lines["aggregates"]
 
 
 def test_a_game_in_which_nobody_scored_needs_no_score_events(cli, tmp_path):

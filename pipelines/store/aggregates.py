@@ -1,0 +1,196 @@
+"""Per-run aggregate tables, maintained by the writer inside the same transactions as the raw
+rows (issue 16), so that the dashboard's pages read small tables whatever the run's size.
+
+The raw tables stay the contract and the source of truth.  Each aggregate is one SQL
+definition in `sql/aggregates/agg_<name>.sql`, written over the placeholders `{games}`,
+`{players}`, `{moves}` and `{score_events}` (the rows being aggregated) and used three ways:
+
+- the writer (`add`): over the games of one write transaction (the Arrow batch, or the games
+  just ingested from staged files), appended as *delta* rows: every measure is a count or an
+  integer sum, and every row a sum of per-game contributions, so deltas add up exactly and a
+  reader always sums them by key (`compact` merges a run's deltas into one row per key);
+- `rebuild`: over every game of a run (a database written before the aggregates existed,
+  `delve aggregate`);
+- `delve check` (`verify`): the definition over every game of the run, compared row by row
+  with the stored rows summed by key.
+
+`agg_runs` lists the runs whose aggregates are complete (maintained since the run's first
+game, or rebuilt) and the definitions' `VERSION`: the pages read the aggregates of those runs
+only, and fall back to the raw tables for the others.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+#: Bump when a definition changes: runs aggregated with another version are rebuilt/ignored.
+VERSION = 1
+
+SQL_DIR = Path(__file__).with_name("sql") / "aggregates"
+
+# the game-level filter columns every aggregate carries
+_GAME = (("n_players", "INTEGER"), ("map", "VARCHAR"))
+_PLAYER = _GAME + (("bot", "VARCHAR"), ("faction", "VARCHAR"))
+
+
+@dataclass(frozen=True)
+class Aggregate:
+    name: str
+    keys: tuple[tuple[str, str], ...]      # grouping columns (after run_id), in output order
+    measures: tuple[tuple[str, str], ...]  # additive columns (counts, integer sums)
+
+    @property
+    def table(self) -> str:
+        return f"agg_{self.name}"
+
+    @property
+    def columns(self) -> tuple[tuple[str, str], ...]:
+        return (("run_id", "VARCHAR"),) + self.keys + self.measures
+
+    def definition(self, sources: dict[str, str]) -> str:
+        players = (SQL_DIR / "_players.sql").read_text().split("\n", 2)[2]  # after the comment
+        text = (SQL_DIR / f"{self.table}.sql").read_text()
+        return text.replace("{gp}", players.strip()).format(**sources)
+
+
+_LINEUP = tuple((f"{k}{i}", "VARCHAR") for i in range(8) for k in ("f", "b")) \
+    + tuple((f"r{i}", "INTEGER") for i in range(8)) \
+    + (("won_mask", "BIGINT"), ("top_seat", "INTEGER"), ("seats", "BIGINT"))
+
+AGGREGATES: tuple[Aggregate, ...] = (
+    Aggregate("games", _GAME, (("games", "BIGINT"),)),
+    Aggregate("seats", _PLAYER + (("seat", "INTEGER"), ("start_position", "INTEGER"),
+                                  ("won", "BOOLEAN"), ("n_won", "INTEGER")),
+              (("players", "BIGINT"), ("score_sum", "BIGINT"), ("score_sq", "HUGEINT"))),
+    Aggregate("scores", _PLAYER + (("won", "BOOLEAN"), ("score", "INTEGER")),
+              (("players", "BIGINT"),)),
+    Aggregate("matrix", _PLAYER + (("opponent", "VARCHAR"),),
+              (("pairs", "BIGINT"), ("half_wins", "BIGINT"))),
+    Aggregate("lineups", _GAME + _LINEUP, (("games", "BIGINT"),)),
+    Aggregate("categories", _PLAYER + (("won", "BOOLEAN"), ("category", "VARCHAR"),
+                                       ("points", "BIGINT")),
+              (("players", "BIGINT"),)),
+    Aggregate("category_totals", (("category", "VARCHAR"),), (("points", "BIGINT"),)),
+    Aggregate("rounds", _PLAYER + (("won", "BOOLEAN"), ("round", "INTEGER")),
+              (("points", "BIGINT"),)),
+    Aggregate("within", _GAME + (("all_bots", "BOOLEAN"), ("bot", "VARCHAR"),
+                                 ("category", "VARCHAR")),
+              (("games", "BIGINT"), ("d_sum", "BIGINT"), ("d_sq", "HUGEINT"))),
+    Aggregate("cells", _PLAYER + (("won", "BOOLEAN"), ("cell", "INTEGER"), ("action", "VARCHAR")),
+              (("moves", "BIGINT"), ("points", "BIGINT"))),
+)
+
+#: Table name -> columns, for the writer's CREATE TABLE (beside the contract's SCHEMA).
+SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
+    "agg_runs": (("run_id", "VARCHAR"), ("version", "INTEGER"), ("built_at", "TIMESTAMP")),
+    **{a.table: a.columns for a in AGGREGATES},
+}
+PRIMARY_KEYS = {"agg_runs": ("run_id",)}
+
+BATCH_VIEWS = {t: f"delve_agg_{t}" for t in ("games", "players", "moves", "score_events")}
+
+
+def run_sources(run_id_param: str = "$run") -> dict[str, str]:
+    """Every game of one run (the raw tables cut to the run)."""
+    return {t: f"(SELECT * FROM {t} WHERE run_id = {run_id_param})"
+            for t in ("games", "players", "moves", "score_events")}
+
+
+def subset_sources(ids_table: str) -> dict[str, str]:
+    """The run's games whose ids are in the temporary table `ids_table` (game_id)."""
+    return {t: f"(SELECT * FROM {t} WHERE run_id = $run AND game_id IN "
+               f"(SELECT game_id FROM {ids_table}))"
+            for t in ("games", "players", "moves", "score_events")}
+
+
+def _insert(con, agg: Aggregate, run_id: str, sources: dict[str, str]) -> None:
+    cols = ", ".join(n for n, _ in agg.columns)
+    con.execute(f"INSERT INTO {agg.table} ({cols}) SELECT $run, * FROM ("  # constants
+                f"{agg.definition(sources)})", {"run": run_id})
+
+
+def add(con, run_id: str, sources: dict[str, str]) -> None:
+    """Append the aggregates of the games in `sources` (delta rows) to the run's."""
+    for agg in AGGREGATES:
+        _insert(con, agg, run_id, sources)
+
+
+def add_batch(con, run_id: str, batch) -> None:
+    """The aggregates of an Arrow batch (the four batch tables), registered as views."""
+    if batch["games"].num_rows == 0:
+        return
+    for table, view in BATCH_VIEWS.items():
+        con.register(view, batch[table])
+    try:
+        add(con, run_id, BATCH_VIEWS)
+    finally:
+        for view in BATCH_VIEWS.values():
+            con.unregister(view)
+
+
+def is_maintained(con, run_id: str) -> bool:
+    row = con.execute("SELECT version FROM agg_runs WHERE run_id = ?", [run_id]).fetchone()
+    return row is not None and row[0] == VERSION
+
+
+def mark(con, run_id: str) -> None:
+    con.execute("DELETE FROM agg_runs WHERE run_id = ?", [run_id])
+    con.execute("INSERT INTO agg_runs VALUES (?, ?, current_timestamp::TIMESTAMP)",
+                [run_id, VERSION])
+
+
+def _grouped(agg: Aggregate, source: str) -> str:
+    keys = ", ".join(n for n, _ in agg.keys)
+    sums = ", ".join(f"sum({n})::{t} AS {n}" for n, t in agg.measures)
+    return f"SELECT {keys}, {sums} FROM {source} WHERE run_id = $run GROUP BY ALL"
+
+
+def compact(con, run_id: str) -> None:
+    """Merge the run's delta rows into one row per key (the same sums)."""
+    for agg in AGGREGATES:
+        cols = ", ".join(n for n, _ in agg.columns)
+        con.execute(f"CREATE TEMP TABLE delve_compact AS SELECT $run AS run_id, * FROM ("
+                    f"{_grouped(agg, agg.table)})", {"run": run_id})
+        con.execute(f"DELETE FROM {agg.table} WHERE run_id = ?", [run_id])
+        con.execute(f"INSERT INTO {agg.table} ({cols}) SELECT {cols} FROM delve_compact")
+        con.execute("DROP TABLE delve_compact")
+
+
+def rebuild(con, run_id: str) -> None:
+    """Recompute the run's aggregates from its raw rows (one row per key) and mark the run."""
+    for agg in AGGREGATES:
+        con.execute(f"DELETE FROM {agg.table} WHERE run_id = ?", [run_id])
+        _insert(con, agg, run_id, run_sources())
+    compact(con, run_id)
+    mark(con, run_id)
+
+
+@dataclass
+class Mismatch:
+    table: str
+    rows: int          # rows that differ (stored not recomputed + recomputed not stored)
+    example: tuple | None
+
+
+def verify(con, run_id: str) -> list[Mismatch]:
+    """Every aggregate of the run against its recomputation from the raw rows."""
+    out = []
+    for agg in AGGREGATES:
+        stored = _grouped(agg, agg.table)
+        fresh = _grouped(agg, f"(SELECT $run AS run_id, * FROM ({agg.definition(run_sources())}))")
+        rows = con.execute(f"(({stored}) EXCEPT ALL ({fresh})) UNION ALL "
+                           f"(({fresh}) EXCEPT ALL ({stored}))", {"run": run_id}).fetchall()
+        if rows:
+            out.append(Mismatch(agg.table, len(rows), rows[0]))
+    return out
+
+
+def summed(con, run_id: str) -> dict[str, list[tuple]]:
+    """The run's aggregates, summed by key and sorted (without run_id): equal for two runs
+    whose games are equal, whatever their write transactions."""
+    out = {}
+    for agg in AGGREGATES:
+        rows = con.execute(_grouped(agg, agg.table), {"run": run_id}).fetchall()
+        out[agg.table] = sorted(rows, key=repr)
+    return out

@@ -1,0 +1,14 @@
+"""Issue 16: `delve bench` reports how fast the CLI answers, simulate's first game included."""
+
+from __future__ import annotations
+
+from pipelines.bench.startup import startup_times
+
+
+def test_startup_times_time_help_games_and_a_one_game_simulate():
+    rows = startup_times("glimmerdeep", 2)
+    assert [r[0] for r in rows][:2] == ["delve --help", "delve games"]
+    assert "simulate glimmerdeep --games 1" in rows[2][0]
+    assert all(wall > 0 and cpu > 0 for _, wall, cpu in rows)
+    # the simulate did more than answer --help
+    assert rows[2][2] > rows[0][2]
