@@ -312,9 +312,12 @@ class Store:
             con.execute("UPDATE runs SET games_done = ? WHERE run_id = ?", [len(done), run_id])
         return done
 
-    def heartbeat(self, run_id: str) -> None:
-        """The writer is alive: refresh the heartbeat of its running run."""
-        with self.write() as con:
+    def heartbeat(self, run_id: str, timeout: float = 0.25) -> None:
+        """The writer is alive: refresh the heartbeat of its running run.  It tries the file
+        for `timeout` seconds only: it holds the store's lock meanwhile, and a heartbeat
+        waiting out a held file would stall the main thread's writes (which park their games
+        while the file is held, pipelines.store.staging); a missed beat is retried."""
+        with self.write(timeout=timeout) as con:
             con.execute("UPDATE runs SET heartbeat_at = ? WHERE run_id = ? AND status = 'running'",
                         [_now(), run_id])
 
