@@ -178,10 +178,10 @@ if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
                     "each card's win rate among the seats that held it at some time in the game "
                     "(a seat counts once per card, whichever of its workers held it), with its "
                     "own 95% Wilson interval; a red/blue point: the exact binomial test against "
-                    "the fair share rejects after Holm's correction over all cards of the run. "
-                    "Seats that lose workers hold more cards, so every card leans below the "
-                    "fair share; `delve checks` tests each card against the other seats with "
-                    "the number of cards held fixed")
+                    "the fair share rejects after Holm's correction over all cards of the run "
+                    "(seat-games counted as independent). `delve checks` tests each card "
+                    "against the other seats with the number of cards held fixed (a seat whose "
+                    "workers die holds more cards) and errors clustered by game")
         st.plotly_chart(charts.rate_with_interval(shown, "card", f"Win rate by card held: {kind}",
                                                   "card"), key="card_rates_chart")
         st.container(key="card_rates_table").dataframe(
