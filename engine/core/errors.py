@@ -19,6 +19,11 @@ class RulesError(DelveError):
         where = f"{source}" + (f", field '{field}'" if field else "")
         super().__init__(f"Invalid rules in {where}: {expected}")
 
+    def __reduce__(self):
+        # picklable with its three fields, so a rules error raised in a joblib or Dask worker
+        # reaches the user as itself (not as an unreadable BrokenProcessPool)
+        return (type(self), (self.source, self.field, self.expected))
+
 
 class UnknownGame(DelveError):
     pass

@@ -102,3 +102,14 @@ def test_every_entry_says_where_it_came_from(game):
         assert all(e.source in ("rulebook", "assumed") for e in group)
     assert len(rules.workshops) == 35 and len(rules.forges) == 35  # Components
     assert len(rules.solo_cards) == 16
+
+
+def test_a_rules_error_survives_pickling_as_in_a_worker_process():
+    """A rules error raised in a joblib/Dask worker is pickled back to the parent: it must
+    arrive as itself, naming the file and field (it used to fail to unpickle)."""
+    import pickle
+    from engine.core.errors import RulesError
+    err = pickle.loads(pickle.dumps(RulesError("game.toml", "fights.loss", "a boolean")))
+    assert isinstance(err, RulesError)
+    assert (err.source, err.field, err.expected) == ("game.toml", "fights.loss", "a boolean")
+    assert str(err) == "Invalid rules in game.toml, field 'fights.loss': a boolean"
