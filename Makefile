@@ -40,9 +40,10 @@ SOAK_GAMES ?= 10000
 soak: $(STAMP)
 	$(BIN)/python -m pipelines.bench.soak --games $(SOAK_GAMES) --jobs 2
 
-# Every dashboard page rendered on a synthetic 100,000-game, 4-player database (issue 4).
+# Every dashboard page rendered on synthetic 100,000 / 300,000 / 1,000,000-game, 4-player
+# databases, and each page's growth from 100k (issues 4 and 16; ~1 GB of files, git-ignored).
 bench-dashboard: $(STAMP)
-	$(BIN)/delve bench-dashboard --games 100000 --db data/bench_dashboard.duckdb
+	$(BIN)/delve bench-dashboard --games 100000 --games 300000 --games 1000000 --db data/bench_dashboard.duckdb
 
 clean:
 	rm -rf $(VENV) .pytest_cache
