@@ -204,6 +204,9 @@ def test_report_shows_a_malicious_faction_name_as_text(sim_db_copy: Path, browse
     con = duckdb.connect(str(sim_db_copy))
     con.execute("UPDATE players SET faction = ? WHERE faction = 'gildtails'", [XSS])
     con.close()
+    from pipelines.store import Store  # the raw rows changed behind the writer: their aggregates too
+    for run_id in sim_runs(sim_db_copy).values():
+        Store(sim_db_copy).rebuild_aggregates(run_id)
     out = tmp_path / "xss.html"
     subprocess.run([sys.executable, "-m", "delve", "report", sim_runs(sim_db_copy)["baseline"],
                     "-o", str(out), "--db", str(sim_db_copy)],
