@@ -37,6 +37,28 @@ BUSY_MESSAGE = (
 )
 
 
+def rate_columns(**labels: str) -> dict[str, Any]:
+    """The column formats every win-rate table shares (player-games, rate, its interval,
+    fair share, Holm p, mean/sd score); `labels` renames a column (e.g. games="seats holding
+    it", or rate="win rate" for a table whose rate column is called `rate`)."""
+    pct, cc = "percent", st.column_config
+    cols = {"games": cc.NumberColumn(labels.pop("games", "player-games")),
+            "win_rate": cc.NumberColumn("win rate", format=pct),
+            "rate": cc.NumberColumn("win rate", format=pct),
+            "low": cc.NumberColumn("95% low", format=pct),
+            "high": cc.NumberColumn("95% high", format=pct),
+            "low_sim": cc.NumberColumn("simultaneous low", format=pct),
+            "high_sim": cc.NumberColumn("simultaneous high", format=pct),
+            "fair_share": cc.NumberColumn("fair share", format=pct),
+            "p_holm": cc.NumberColumn("Holm p", format="%.3g"),
+            "significant": cc.CheckboxColumn("differs"),
+            "mean_score": cc.NumberColumn("mean score", format="%.1f"),
+            "sd_score": cc.NumberColumn("sd score", format="%.1f")}
+    if labels:
+        raise TypeError(f"rate_columns: unknown column(s) {sorted(labels)}")
+    return cols
+
+
 def db_path() -> Path:
     """The database this dashboard reads (``-- --db PATH``, ``DELVE_DB`` or the default)."""
     return settings.resolve_db_path()

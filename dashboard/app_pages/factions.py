@@ -43,19 +43,7 @@ st.container(key="faction_rates_table").dataframe(
     rates.select("faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
                  "fair_share", "p_holm", "significant", "mean_score", "sd_score"),
     hide_index=True,
-    column_config={
-        "games": st.column_config.NumberColumn("player-games"),
-        "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-        "low": st.column_config.NumberColumn("95% low", format="percent"),
-        "high": st.column_config.NumberColumn("95% high", format="percent"),
-        "low_sim": st.column_config.NumberColumn("simultaneous low", format="percent"),
-        "high_sim": st.column_config.NumberColumn("simultaneous high", format="percent"),
-        "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
-        "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
-        "significant": st.column_config.CheckboxColumn("differs"),
-        "mean_score": st.column_config.NumberColumn("mean score", format="%.1f"),
-        "sd_score": st.column_config.NumberColumn("sd score", format="%.1f"),
-    },
+    column_config=ui.rate_columns(),
 )
 
 st.markdown("#### Final scores")
@@ -188,12 +176,4 @@ if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
             shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
                          "significant"),
             hide_index=True,
-            column_config={
-                "games": st.column_config.NumberColumn("seats holding it"),
-                "rate": st.column_config.NumberColumn("win rate", format="percent"),
-                "low": st.column_config.NumberColumn("95% low", format="percent"),
-                "high": st.column_config.NumberColumn("95% high", format="percent"),
-                "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
-                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
-                "significant": st.column_config.CheckboxColumn("differs"),
-            })
+            column_config=ui.rate_columns(games="seats holding it"))

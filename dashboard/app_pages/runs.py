@@ -192,15 +192,7 @@ def summary(run_id: str, version: str) -> None:
         factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
                         "mean_score", "sd_score"),
         hide_index=True,
-        column_config={
-            "games": st.column_config.NumberColumn("player-games"),
-            "win_rate": st.column_config.NumberColumn("win rate", format="percent"),
-            "low": st.column_config.NumberColumn("95% low", format="percent"),
-            "high": st.column_config.NumberColumn("95% high", format="percent"),
-            "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
-            "mean_score": st.column_config.NumberColumn("mean score", format="%.1f"),
-            "sd_score": st.column_config.NumberColumn("sd score", format="%.1f"),
-        },
+        column_config=ui.rate_columns(),
     )
     right.plotly_chart(charts.faction_win_rates(factions), key="faction_chart")
 
