@@ -101,28 +101,10 @@ def faction_summary(db: str, run_id: str) -> pl.DataFrame:
     return core.read_frame(db, _FACTIONS_SQL, [run_id])
 
 
-_CATEGORIES_SQL = """
+_CATEGORIES_TEMPLATE = """
 WITH totals AS (
     SELECT category::VARCHAR AS category, sum(points)::BIGINT AS points
-    FROM score_events
-    WHERE run_id = ?
-    GROUP BY category
-), seats AS (
-    SELECT count(*) AS player_games FROM players WHERE run_id = ?
-)
-SELECT t.category,
-       t.points,
-       t.points / nullif(s.player_games, 0)            AS points_per_player_game,
-       t.points / nullif(sum(t.points) OVER (), 0)     AS share
-FROM totals AS t, seats AS s
-ORDER BY t.points DESC, t.category
-"""
-
-
-_CATEGORIES_AGG_SQL = """
-WITH totals AS (
-    SELECT category::VARCHAR AS category, sum(points)::BIGINT AS points
-    FROM agg_category_totals WHERE run_id = $run GROUP BY category
+    FROM {source} WHERE run_id = $run GROUP BY category
 ), seats AS (
     SELECT count(*) AS player_games FROM players WHERE run_id = $run
 )
@@ -133,6 +115,9 @@ SELECT t.category,
 FROM totals AS t, seats AS s
 ORDER BY t.points DESC, t.category
 """
+#: the same query on the raw score events or on the writer's per-run category totals
+_CATEGORIES_SQL = _CATEGORIES_TEMPLATE.format(source="score_events")
+_CATEGORIES_AGG_SQL = _CATEGORIES_TEMPLATE.format(source="agg_category_totals")
 
 
 @cached(ttl=CACHE_TTL_S)
@@ -140,7 +125,7 @@ def points_by_category(db: str, run_id: str) -> pl.DataFrame:
     """Score points of one run by category: total, per player-game and share of all points."""
     if core.aggregated(db, run_id):
         return core.read_frame(db, _CATEGORIES_AGG_SQL, {"run": run_id})
-    return core.read_frame(db, _CATEGORIES_SQL, [run_id, run_id])
+    return core.read_frame(db, _CATEGORIES_SQL, {"run": run_id})
 
 
 # --- one run's details and its filter values ----------------------------------------------
