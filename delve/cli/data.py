@@ -16,19 +16,12 @@ from .base import db_option
 @click.command()
 def games():
     """The registered games: ids, player counts, factions and maps."""
-    from engine.core.registry import all_games
-    rows = []
-    for gid, game in sorted(all_games().items()):
-        try:
-            rules = game.load_rules().model
-            factions = ", ".join(game.factions(rules))
-            maps = ", ".join(game.maps(rules))
-        except DelveError as exc:
-            factions, maps = f"(rules do not load: {exc})", ""
-        rows.append((gid, game.title, ",".join(map(str, game.player_counts)), factions, maps))
+    from engine.core.listing import game_listing
     click.echo(f"{'id':<20} {'title':<24} {'players':<9} factions | maps")
-    for gid, title, pc, factions, maps in rows:
-        click.echo(f"{gid:<20} {title:<24} {pc:<9} {factions} | {maps}")
+    for g in game_listing():
+        factions = f"(rules do not load: {g.error})" if g.error else ", ".join(g.factions)
+        players = ",".join(map(str, g.player_counts))
+        click.echo(f"{g.id:<20} {g.title:<24} {players:<9} {factions} | {', '.join(g.maps)}")
 
 
 @click.command()
