@@ -13,7 +13,7 @@ describe.py (the move log), bots.py (the heuristic).
 
 from __future__ import annotations
 
-from engine.core.errors import SetupError
+from engine.core.setup_checks import check_factions, check_map, check_player_count
 from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
@@ -54,16 +54,9 @@ def maps(rules) -> list[str]:
 
 
 def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
-    if n_players not in PLAYER_COUNTS:
-        raise SetupError(f"--players {n_players}: the cave-colony game seats 2 to 4 players")
-    if map_id is not None and map_id != MAP_ID:
-        raise SetupError(f"--map {map_id}: unknown map; expected {MAP_ID}")
-    for f in faction_ids or ():
-        if f not in rules.colonies:
-            raise SetupError(f"--factions: unknown colony '{f}'; expected one of "
-                             f"{', '.join(factions(rules))}")
-    if faction_ids is not None and len(faction_ids) != len(set(faction_ids)):
-        raise SetupError("--factions: each player needs a different colony")
+    check_player_count(n_players, PLAYER_COUNTS, "the cave-colony game")
+    check_map(map_id, maps(rules))
+    check_factions(faction_ids, factions(rules), "colony")
 
 
 def new_game(rules, seats, seed: int, *, map: str | None = None, log: bool = True):

@@ -8,7 +8,7 @@ cards, market extra costs), built once per (rules, map)."""
 from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
-from engine.core.errors import SetupError
+from engine.core.setup_checks import check_factions, check_map, check_player_count
 from engine.core.events import EventLog
 from engine.core.protocol import Seat
 from engine.core.rng import chance_rng
@@ -129,16 +129,9 @@ def maps(rules) -> list[str]:
 def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
     """"Players collectively decide which map they want to play ... Each player chooses a
     faction": 1 to 4 players, a known map, one different faction each."""
-    if n_players not in PLAYER_COUNTS:
-        raise SetupError(f"--players {n_players}: Glimmerdeep seats 1 to 4 players")
-    if map_id is not None and map_id not in maps(rules):
-        raise SetupError(f"--map {map_id}: unknown map; expected one of {', '.join(maps(rules))}")
-    for f in faction_ids or ():
-        if f not in rules.factions:
-            raise SetupError(f"--factions: unknown faction '{f}'; expected one of "
-                             f"{', '.join(factions(rules))}")
-    if faction_ids is not None and len(faction_ids) != len(set(faction_ids)):
-        raise SetupError("--factions: each player needs a different faction (one sheet each)")
+    check_player_count(n_players, PLAYER_COUNTS, "Glimmerdeep")
+    check_map(map_id, maps(rules))
+    check_factions(faction_ids, factions(rules), "faction", " (one sheet each)")
 
 
 def new_game(rules, seats, seed: int, *, map: str | None = None, log: bool = True):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
 from engine.core.errors import SetupError
+from engine.core.setup_checks import check_factions, check_map, check_player_count
 from engine.core.protocol import Seat
 
 from .board import MAP_ID, geometry, maps
@@ -23,25 +24,18 @@ def factions(rules) -> list[str]:
 
 
 def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
-    if n_players not in PLAYER_COUNTS:
-        raise SetupError(f"--players {n_players}: Underhaven seats 2 to 4 players")
+    check_player_count(n_players, PLAYER_COUNTS, "Underhaven")
     if str(n_players) not in rules.board.layouts:
         raise SetupError(f"--players {n_players}: the rules have no board.layouts.\"{n_players}\"")
     known = maps(rules)
     if not known:
         raise SetupError("modules.crooked_caverns: the rules have no crooked_maps "
                          "(data/rules/underhaven/crooked.toml)")
-    if map_id is not None and map_id not in known:
-        raise SetupError(f"--map {map_id}: unknown map; expected one of {', '.join(known)}")
+    check_map(map_id, known)
     for m in known if rules.modules.crooked_caverns else ():
         if str(n_players) not in rules.crooked_maps[m].layouts:
             raise SetupError(f"--players {n_players}: crooked_maps.{m} has no layouts.\"{n_players}\"")
-    for f in faction_ids or ():
-        if f not in rules.corporations:
-            raise SetupError(f"--factions: unknown corporation '{f}'; expected one of "
-                             f"{', '.join(factions(rules))}")
-    if faction_ids is not None and len(faction_ids) != len(set(faction_ids)):
-        raise SetupError("--factions: each player needs a different corporation")
+    check_factions(faction_ids, factions(rules), "corporation")
     _check_modules(rules)
     for m in NOT_IMPLEMENTED:
         if getattr(rules.modules, m):

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine.core.errors import SetupError
+from engine.core.setup_checks import check_factions, check_map, check_player_count
 from engine.core.protocol import Game, MapCell, Seat
 from engine.core.registry import register
 
@@ -32,20 +33,13 @@ def maps(rules) -> list[str]:
 
 
 def check_setup(rules, n_players: int, map_id: str | None, faction_ids) -> None:
-    if n_players not in PLAYER_COUNTS:
-        raise SetupError(f"--players {n_players}: Underwater Cities seats 2 to 4 players "
-                         "(the solo game is not implemented)")
+    check_player_count(n_players, PLAYER_COUNTS, "Underwater Cities",
+                       " (the solo game is not implemented)")
     if not any(n_players in side.players for side in rules.sides.values()):
         raise SetupError(f"--players {n_players}: no main-board side in `sides` is for "
                          f"{n_players} players")
-    if map_id is not None and map_id not in maps(rules):
-        raise SetupError(f"--map {map_id}: unknown map; expected {MAP_ID}")
-    for f in faction_ids or ():
-        if f not in rules.boards:
-            raise SetupError(f"--factions: unknown player board '{f}'; expected one of "
-                             f"{', '.join(factions(rules))}")
-    if faction_ids is not None and len(faction_ids) != len(set(faction_ids)):
-        raise SetupError("--factions: each player needs a different player board")
+    check_map(map_id, maps(rules))
+    check_factions(faction_ids, factions(rules), "player board")
     if len(rules.start.federation) < n_players or len(rules.start.extra) < n_players:
         raise SetupError(f"--players {n_players}: start.federation and start.extra need an "
                          f"entry per player")
