@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import polars as pl
 
+from pipelines.store.aggregates import LINEUP_SEATS, seat_pivot_sql
+
 from . import core
 from .core import ANALYSIS_TTL_S, SchemaMismatch, cached
 from .filters import _AGG_GAMES, _AGG_PLAYERS, _FILTERED, _GAME_IDS, _params, _with_rates
@@ -251,27 +253,10 @@ def head_to_head_rates(frame: pl.DataFrame) -> pl.DataFrame:
                              for k, v in cols.items()])
 
 
-#: Seats the strength model's pivot handles (a constant of the SQL text below).
-LINEUP_SEATS = 8
-
-# One row per distinct table: the faction and bot in each seat (a pivot with a constant list of
-# seats: hash aggregation, no per-game sorting), who won as a bit mask, and how many games.
+# One row per distinct table (the seat pivot agg_lineups is defined with), who won as a bit mask,
+# and how many games.
 _LINEUPS_SQL = _GAME_IDS + """, tables AS (
-    SELECT
-           max(CASE WHEN p.seat = 0 THEN p.faction END) AS f0, max(CASE WHEN p.seat = 0 THEN coalesce(p.bot, '') END) AS b0,
-           max(CASE WHEN p.seat = 1 THEN p.faction END) AS f1, max(CASE WHEN p.seat = 1 THEN coalesce(p.bot, '') END) AS b1,
-           max(CASE WHEN p.seat = 2 THEN p.faction END) AS f2, max(CASE WHEN p.seat = 2 THEN coalesce(p.bot, '') END) AS b2,
-           max(CASE WHEN p.seat = 3 THEN p.faction END) AS f3, max(CASE WHEN p.seat = 3 THEN coalesce(p.bot, '') END) AS b3,
-           max(CASE WHEN p.seat = 4 THEN p.faction END) AS f4, max(CASE WHEN p.seat = 4 THEN coalesce(p.bot, '') END) AS b4,
-           max(CASE WHEN p.seat = 5 THEN p.faction END) AS f5, max(CASE WHEN p.seat = 5 THEN coalesce(p.bot, '') END) AS b5,
-           max(CASE WHEN p.seat = 6 THEN p.faction END) AS f6, max(CASE WHEN p.seat = 6 THEN coalesce(p.bot, '') END) AS b6,
-           max(CASE WHEN p.seat = 7 THEN p.faction END) AS f7, max(CASE WHEN p.seat = 7 THEN coalesce(p.bot, '') END) AS b7,
-           max(CASE WHEN p.seat = 0 THEN p.rank END) AS r0, max(CASE WHEN p.seat = 1 THEN p.rank END) AS r1,
-           max(CASE WHEN p.seat = 2 THEN p.rank END) AS r2, max(CASE WHEN p.seat = 3 THEN p.rank END) AS r3,
-           max(CASE WHEN p.seat = 4 THEN p.rank END) AS r4, max(CASE WHEN p.seat = 5 THEN p.rank END) AS r5,
-           max(CASE WHEN p.seat = 6 THEN p.rank END) AS r6, max(CASE WHEN p.seat = 7 THEN p.rank END) AS r7,
-           sum(CAST(p.won AS BIGINT) << p.seat)::BIGINT AS won_mask, max(p.seat) AS top_seat,
-           count(*) AS seats
+    SELECT """ + seat_pivot_sql("p") + """
     FROM players AS p SEMI JOIN fg ON fg.game_id = p.game_id
     WHERE p.run_id = $run
     GROUP BY p.game_id

@@ -51,11 +51,30 @@ class Aggregate:
     def definition(self, sources: dict[str, str]) -> str:
         players = (SQL_DIR / "_players.sql").read_text().split("\n", 2)[2]  # after the comment
         text = (SQL_DIR / f"{self.table}.sql").read_text()
-        return text.replace("{gp}", players.strip()).format(**sources)
+        text = text.replace("{gp}", players.strip()).replace("{seat_pivot}", seat_pivot_sql())
+        return text.format(**sources)
 
 
-_LINEUP = tuple((f"{k}{i}", "VARCHAR") for i in range(8) for k in ("f", "b")) \
-    + tuple((f"r{i}", "INTEGER") for i in range(8)) \
+#: Seats the strength model's seat pivot handles (agg_lineups and the Factions page's raw path).
+LINEUP_SEATS = 8
+
+
+def seat_pivot_sql(alias: str = "p") -> str:
+    """The select list that turns one game's player rows (`alias`, grouped by game) into one
+    row: the faction, bot and finishing rank in each seat 0..LINEUP_SEATS-1, who won (a bit
+    mask), the top seat and the number of seats.  A pivot with a constant list of seats: hash
+    aggregation, no per-game sorting.  The one definition agg_lineups and the raw path share."""
+    a, seats = alias, range(LINEUP_SEATS)
+    cols = [f"max(CASE WHEN {a}.seat = {i} THEN {a}.faction END) AS f{i}, "
+            f"max(CASE WHEN {a}.seat = {i} THEN coalesce({a}.bot, '') END) AS b{i}" for i in seats]
+    cols += [f"max(CASE WHEN {a}.seat = {i} THEN {a}.rank END) AS r{i}" for i in seats]
+    cols += [f"sum(CAST({a}.won AS BIGINT) << {a}.seat)::BIGINT AS won_mask",
+             f"max({a}.seat)::INTEGER AS top_seat", "count(*)::BIGINT AS seats"]
+    return ",\n           ".join(cols)
+
+
+_LINEUP = tuple((f"{k}{i}", "VARCHAR") for i in range(LINEUP_SEATS) for k in ("f", "b")) \
+    + tuple((f"r{i}", "INTEGER") for i in range(LINEUP_SEATS)) \
     + (("won_mask", "BIGINT"), ("top_seat", "INTEGER"), ("seats", "BIGINT"))
 
 AGGREGATES: tuple[Aggregate, ...] = (
