@@ -137,7 +137,8 @@ def welch_from_stats(na, ma, sda, nb, mb, sdb, alpha: float = ALPHA):
 def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
     """(paired, why, matched games).  Declared paired (B.paired_with = A, A.paired_with = B or
     one sweep) and verified: every game id of B exists in A with the same seed and the same
-    faction in every seat."""
+    faction in every seat.  A seat's bot may differ: a change of bots (skill tiers, `--bots`)
+    is a treatment like a rules change, and `why` says in how many seats it changed."""
     declared = (b.get("paired_with") == a["run_id"] or a.get("paired_with") == b["run_id"]
                 or (a.get("sweep_id") and a.get("sweep_id") == b.get("sweep_id"))
                 or (a.get("paired_with") and a.get("paired_with") == b.get("paired_with")))
@@ -149,23 +150,28 @@ def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
                (SELECT count(*) FROM b LEFT JOIN a USING (game_id)
                  WHERE a.seed IS NULL OR a.seed <> b.seed)
         """, [a["run_id"], b["run_id"]]).fetchone()
-    bad_seats = con.execute(
+    bad_seats, bot_seats = con.execute(
         """
-        SELECT count(*) FROM players pb JOIN players pa
+        SELECT count(*) FILTER (WHERE pa.faction IS DISTINCT FROM pb.faction),
+               count(*) FILTER (WHERE pa.bot IS DISTINCT FROM pb.bot)
+        FROM players pb JOIN players pa
           ON pa.run_id = ? AND pb.run_id = ? AND pa.game_id = pb.game_id AND pa.seat = pb.seat
-        WHERE pa.faction <> pb.faction OR pa.bot <> pb.bot
-        """, [a["run_id"], b["run_id"]]).fetchone()[0]
+        """, [a["run_id"], b["run_id"]]).fetchone()
+    bots = (f"; B changes the bot in {bot_seats} seat(s): the differences measure that change"
+            if bot_seats else "")
     if not declared:
         if gb and not bad and not bad_seats:
             # not declared, but the same games (e.g. two runs with the same --seed): pair them
             return True, (f"not declared paired, but every one of B's {gb} games has A's seed and "
-                          f"seats (the same --seed): compared game by game as paired"), gb
+                          f"factions in every seat (the same --seed): compared game by game as "
+                          f"paired{bots}"), gb
         return False, "independent runs (B was not launched with --paired-with A)", 0
     if bad or bad_seats:
         return False, (f"declared paired, but {bad} game(s) differ in seed and {bad_seats} seat(s) "
-                       f"in faction or bot: compared as independent runs"), 0
+                       f"in faction: compared as independent runs"), 0
     matched = gb
-    return True, f"paired game by game on {matched} common games (same seeds and seats)", matched
+    return True, (f"paired game by game on {matched} common games (same seeds and factions in "
+                  f"every seat){bots}"), matched
 
 
 # -- the comparison -------------------------------------------------------------------------------

@@ -89,6 +89,11 @@ def test_simulate_tiers_replays_the_same_games_at_each_tier(tmp_path, cli):
     a, b = runs[0][0], runs[1][0]
     assert games[a] == games[b] and seats[a] == seats[b]
     assert "random" in res.output and "mcts:6" in res.output
+    # `delve compare` pairs two tiers game by game: the bot is the treatment, not a mismatch
+    from pipelines.lab.compare import compare
+    c = compare(db, a, b, heatmap=False)
+    assert c.paired and c.n_pairs == 6, c.why
+    assert "changes the bot in 12 seat(s)" in c.why
 
 
 def test_tiers_must_be_distinct_bots(tmp_path, cli):
