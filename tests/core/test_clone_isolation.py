@@ -141,3 +141,24 @@ def test_a_copied_log_keeps_its_rows_whoever_writes_next():
         assert c.totals(2) == [1 + 3 + 5, 2 + 4 + i + 1]
         assert c.breakdown(1) == {"c": 6, "d": i + 1}
     assert log.totals(2) == [9, 6]
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_full_clone_plays_on_exactly_as_its_original(gid):
+    """`clone()` keeps the log and the position of the chance stream (shared until one of them
+    draws): original and clone, played on with the same choices, give the same rows, whichever
+    goes first, and a clone of the clone too."""
+    game = get_game(gid)
+    rules, n, m = next(_configs(game))
+    factions = game.factions(rules)
+    seats = [Seat(factions[i % len(factions)], "random") for i in range(n)]
+    state = game.new_game(rules, seats, game_seed(14, 0), map=m, log=True)
+    _advance(state, random.Random(1), 25)
+    first = state.clone()
+    second = first.clone()
+    rows = []
+    for s in (state, second, first):      # the original draws first, then the copies
+        _advance(s, random.Random(2), 100_000)
+        rows.append((s.log.moves(), s.log.scores()))
+    assert rows[0] == rows[1] == rows[2]
+    assert rows[0][0]["step"], "nothing logged"
