@@ -57,8 +57,17 @@ class FrameMachine:
         else:
             copy.log = NULL_LOG
             copy.rng = None
+            copy.rng_seed = None
 
     rng_shared = False   # True while another state may hold this `rng` too (see chance())
+    rng_seed = None      # with `rng` None: the seed of the stream to build at the first draw
+
+    def seed_chance(self, seed: int) -> None:
+        """Give this state the chance stream `random.Random(seed)`, built when it first draws
+        (a search world that never draws never pays for seeding one)."""
+        self.rng = None
+        self.rng_seed = seed
+        self.rng_shared = False
 
     def chance(self) -> random.Random:
         """The game's chance stream; a lookahead copy (no stream) uses a fixed one, since what
@@ -66,7 +75,9 @@ class FrameMachine:
         stream this returns (never from `self.rng` after a clone): it is this state's own."""
         rng = self.rng
         if rng is None:
-            rng = self.rng = random.Random(self.step)
+            seed = self.rng_seed
+            rng = self.rng = random.Random(self.step if seed is None else seed)
+            self.rng_seed = None
             self.rng_shared = False
         elif self.rng_shared:
             rng = self.rng = copy_random(rng)
