@@ -88,10 +88,13 @@ def _advance(state, rng, k: int) -> None:
 
 
 def _configs(game):
+    k = 0
     for sets in game.extra.get("fingerprint_sets", [()]):
         rules = game.load_rules(sets=tuple(sets)).model
+        maps = game.maps(rules)
         for n in sorted(game.player_counts, reverse=True)[:2]:
-            yield rules, n, game.maps(rules)[0]
+            yield rules, n, maps[k % len(maps)]   # the maps in turn
+            k += 1
 
 
 @pytest.mark.parametrize("gid", GAMES)
