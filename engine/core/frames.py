@@ -16,6 +16,14 @@ from .events import NULL_LOG, EventLog
 from .rng import chance_rng
 
 
+def copy_random(rng: random.Random) -> random.Random:
+    """An independent `random.Random` at the same position of the same stream (its state
+    copied, nothing reseeded: `Random()` would first seed itself from the OS)."""
+    out = type(rng).__new__(type(rng))
+    out.setstate(rng.getstate())
+    return out
+
+
 class FrameMachine:
     LEGAL: dict = {}
     APPLY: dict = {}
@@ -36,22 +44,74 @@ class FrameMachine:
     def copy_log_and_chance(self, copy: "FrameMachine", log: bool) -> None:
         """The end of every clone: with `log`, the copy gets its own log and the same position
         of the chance stream (it plays on exactly as the original would); without, a lookahead
-        copy keeps no log and no stream (`chance()` then gives it a fixed one)."""
+        copy keeps no log and no stream (`chance()` then gives it a fixed one).
+
+        The stream is copied on write: original and copy hold the same `random.Random` until
+        one of them draws (`chance()`), which then draws from a copy of its own (same state,
+        nothing reseeded), so a clone that never draws pays nothing for it."""
         if log:
             copy.log = self.log.copy()
+            copy.rng = self.rng
             if self.rng is not None:
-                copy.rng = random.Random()
-                copy.rng.setstate(self.rng.getstate())
+                self.rng_shared = copy.rng_shared = True
         else:
             copy.log = NULL_LOG
             copy.rng = None
+            copy.rng_seed = None
+
+    rng_shared = False   # True while another state may hold this `rng` too (see chance())
+    rng_seed = None      # with `rng` None: the seed of the stream to build at the first draw
+
+    def seed_chance(self, seed: int) -> None:
+        """Give this state the chance stream `random.Random(seed)`, built when it first draws
+        (a search world that never draws never pays for seeding one)."""
+        self.rng = None
+        self.rng_seed = seed
+        self.rng_shared = False
 
     def chance(self) -> random.Random:
         """The game's chance stream; a lookahead copy (no stream) uses a fixed one, since what
-        it would draw is hidden anyway (search bots determinise first)."""
-        if self.rng is None:
-            self.rng = random.Random(self.step)
-        return self.rng
+        it would draw is hidden anyway (search bots determinise first).  Draw only from the
+        stream this returns (never from `self.rng` after a clone): it is this state's own."""
+        rng = self.rng
+        if rng is None:
+            seed = self.rng_seed
+            rng = self.rng = random.Random(self.step if seed is None else seed)
+            self.rng_seed = None
+            self.rng_shared = False
+        elif self.rng_shared:
+            rng = self.rng = copy_random(rng)
+            self.rng_shared = False
+        return rng
+
+    # ------------------------------------------------------------------ players' records
+    # A game may let clones share the players' records until one of them writes a record
+    # (copy on write): its clone calls `share_players`, and every write to a record goes
+    # through `writable_player(seat)` (or `writable_players()`).  `apply_legal` makes the
+    # mover's record (frame[1]) writable before the frame's APPLY runs; a game's tasks and any
+    # write to another seat's record ask for it themselves.  Reading `players[i]` is free.
+    players_own = -1   # bitmask of the seats whose record this state alone holds (-1: all)
+
+    def share_players(self, copy: "FrameMachine") -> None:
+        """In a clone: `copy` shares every record with this state, both copy on write."""
+        copy.players = self.players.copy()
+        copy.players_own = self.players_own = 0
+
+    def writable_player(self, seat: int):
+        """The record of `seat`, this state's own (copied first if it may be shared)."""
+        if self.players_own >> seat & 1:
+            return self.players[seat]
+        p = self.players[seat] = self.players[seat].clone()
+        self.players_own |= 1 << seat
+        return p
+
+    def writable_players(self) -> list:
+        """Every record, this state's own (a task that may touch anyone's)."""
+        if self.players_own != -1:
+            self.players = [p if self.players_own >> i & 1 else p.clone()
+                            for i, p in enumerate(self.players)]
+            self.players_own = -1
+        return self.players
 
     def to_move(self) -> int:
         return self.stack[-1][1] if self.stack else -1
@@ -84,6 +144,8 @@ class FrameMachine:
             name, detail, cell = self.describe_move(action, frame)
             self.log.move(self.step, self.round, self.phase, frame[1], name, detail, cell)
         self.stack.pop()
+        if not self.players_own >> frame[1] & 1:
+            self.writable_player(frame[1])
         self.APPLY[frame[0]](self, frame, action)
         self._advance()
 

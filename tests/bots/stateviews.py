@@ -6,7 +6,9 @@ import random
 
 from pydantic import BaseModel
 
-SKIP = {"log", "rng"}   # the move log and the chance stream's object (not part of a view)
+# The move log and the chance stream's object, and the copy-on-write bookkeeping (who may share
+# a record or the stream with a clone): not part of a view.
+SKIP = {"log", "rng", "rng_shared", "players_own"}
 
 
 def first_difference(a, b, path="state", seen=None) -> str | None:

@@ -104,7 +104,7 @@ def test_glimmerdeep_deck_order_does_not_change_the_decision():
     decks show their top card only.  Reordering what lies face down changes nothing."""
     game, s1 = _midgame("glimmerdeep", 3, 30)
     s2 = s1.clone(log=False)
-    for p in s2.players:
+    for p in s2.writable_players():   # a clone shares the records until it asks for its own
         p.deck = p.deck[: p.deck_pos] + p.deck[p.deck_pos:][::-1]
     s2.decks = {k: v[:-1][::-1] + v[-1:] for k, v in s2.decks.items()}
     assert [p.deck for p in s1.players] != [p.deck for p in s2.players]

@@ -65,7 +65,7 @@ def test_observation_hides_deck_order():
     seats = _seats(game, rules)
     s1 = game.new_game(rules, seats, 42)
     s2 = s1.clone()
-    for p in s2.players:  # reorder the unseen part of every deck
+    for p in s2.writable_players():  # reorder the unseen part of every deck (its own records)
         rest = p.deck[p.deck_pos:]
         p.deck = p.deck[: p.deck_pos] + rest[::-1]
     s2.decks = {k: sorted(v[:-1], reverse=True) + v[-1:] for k, v in s2.decks.items()}

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 def determinize(obs, seat: int, rng):
     world = obs.clone()
-    for p in world.players:
+    for p in world.writable_players():
         hidden = p.deck[p.deck_pos:]
         if len(hidden) > 1:
             hidden = list(hidden)

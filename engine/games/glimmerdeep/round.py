@@ -31,10 +31,12 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
         pass  # built by setup.new_state / clone
 
     def clone(self, log: bool = True) -> "GlimmerdeepState":
-        """An independent copy; with log=False it records nothing (lookahead copies)."""
+        """An independent copy; with log=False it records nothing (lookahead copies).  The
+        players' records are shared until one side writes one (`writable_player`: a move makes
+        its mover's own, a task the records it touches); change a record only through it."""
         s = GlimmerdeepState.__new__(GlimmerdeepState)
         s.__dict__.update(self.__dict__)
-        s.players = [p.clone() for p in self.players]
+        self.share_players(s)   # copy on write (engine.core.frames): a move copies what it writes
         s.stack = self.stack.copy()
         s.agenda = self.agenda.copy()
         s.passed = self.passed.copy()
@@ -81,6 +83,10 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
             if not self.agenda:
                 self._start_round()
             task = self.agenda.pop()
+            if task[0] in SEAT_TASKS:       # the records a task may write (copy on write)
+                self.writable_player(task[1])
+            elif self.players_own != -1:
+                self.writable_players()
             TASKS[task[0]](self, task)
 
     # ------------------------------------------------------------------ logging
@@ -119,6 +125,9 @@ def t_round_end(s: GlimmerdeepState, task) -> None:
     s.first_seat = (s.first_seat + 1) % s.n
     s.round += 1
 
+
+# Tasks that touch only the record of the seat they name (task[1]); the others may touch any.
+SEAT_TASKS = frozenset({"flip", "excavation_end", "production", "trait"})
 
 TASKS = {"round_start": t_round_start, **excavation.TASKS, **construction.TASKS,
          **production.TASKS, **traits.TASKS, "market_adjust": t_market_adjust,

@@ -19,6 +19,8 @@ def _copy_fx(fx: dict) -> dict:
         return {}
     out = fx.copy()
     for k, v in fx.items():
+        if type(v) is int:   # most entries: shared as they are (the test below, only faster)
+            continue
         if isinstance(v, (list, set, dict)):
             v = v.copy()
             if isinstance(v, list) and v and isinstance(v[0], list):

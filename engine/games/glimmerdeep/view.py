@@ -21,7 +21,7 @@ def observe(state, seat: int):
     """What `seat` may see: everything on the table, but no deck order (the excavation decks
     are face down; the building decks show only their top card)."""
     obs = state.clone(log=False)
-    for p in obs.players:
+    for p in obs.writable_players():
         rest = sorted(p.deck[p.deck_pos:])
         p.deck = p.deck[: p.deck_pos] + rest
     for kind, deck in obs.decks.items():

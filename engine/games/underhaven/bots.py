@@ -269,7 +269,7 @@ def postponed_value(s, p, r: int, k: int, cache: dict | None = None) -> float:
     if order.kind != "build":
         return now - 0.05
     nxt = s.clone(log=False)
-    q = nxt.players[p.seat]
+    q = nxt.writable_player(p.seat)   # the copy's own record (clones share them until written)
     rows = {rr for rr, _kk in _other_slots(p, r, k)}
     for rr in sorted(rows):
         best = max(card.rows[rr], key=lambda o: _resource_value(nxt, q, o))

@@ -8,12 +8,10 @@ and the cards others drew unseen (back in the activation deck).  A determinisati
 exactly those pools again at random with the bot's own stream, keeping every pool's size, so
 a world holds only tiles and cards the seat knows are unaccounted for; it reads nothing but the
 observation.  The world gets a chance stream of its own from the bot's stream (mission
-reshuffles), so the future is sampled too.
+reshuffles: `seed_chance`, built only if the world draws), so the future is sampled too.
 """
 
 from __future__ import annotations
-
-import random
 
 
 def _deal(rng, pool: list, sizes: list[int]) -> tuple[list[list], list]:
@@ -56,5 +54,5 @@ def determinize(obs, seat: int, rng):
     rng.shuffle(w.mission_deck)
     rng.shuffle(w.card_deck)
     rng.shuffle(w.start_bld_pool)
-    w.rng = random.Random(rng.getrandbits(64))
+    w.seed_chance(rng.getrandbits(64))   # random.Random(seed), built at its first draw
     return w

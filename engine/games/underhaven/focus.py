@@ -23,7 +23,7 @@ def focus_on_build(s, p, site: int) -> None:
         qc = s.rules.corporations[q.corp]
         if any(y < geo.n_space and s.owner[y] == q.seat and s.terr[y] == qc.focus_terrain
                for y in geo.nb[site]):
-            s.score(q, "focus", qc.focus_rival_adjacent_rep)
+            s.score(s.writable_player(q.seat), "focus", qc.focus_rival_adjacent_rep)
 
 
 def focus_adjacent_rivals(s, seat: int) -> int:

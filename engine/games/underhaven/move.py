@@ -92,7 +92,7 @@ def _a_move(s, frame, action):
             p.mv_jet = True
         owner = s.owner[sp]
         if owner != p.seat:
-            s.score(s.players[owner], "social", bd.owner_rep)
+            s.score(s.writable_player(owner), "social", bd.owner_rep)
         if bd.deal_pt and p.pt >= bd.deal_pt and pub_targets(s, p):
             s.stack.append(("pub", p.seat, sp))       # The Low Light Pub: a deal
 
@@ -147,7 +147,7 @@ def _a_pub(s, frame, action):
     price = s.st.b[s.bld[frame[2]]].deal_pt
     sp = action[1]
     p.pt -= price
-    s.players[s.owner[sp]].pt += price
+    s.writable_player(s.owner[sp]).pt += price
     p.cubes.append(sp)
 
 

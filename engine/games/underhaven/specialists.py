@@ -97,7 +97,7 @@ def take_source(s, p, src: str, arg: int, colour: str) -> tuple[int, int, int]:
     elif src == "pro":
         pros += 1
     elif src == "hire":
-        q = s.players[arg]
+        q = s.writable_player(arg)
         q.spec_home -= 1
         q.hired_out += 1
         p.hired.append(arg)
@@ -115,7 +115,7 @@ def take_source(s, p, src: str, arg: int, colour: str) -> tuple[int, int, int]:
     elif src == "overbid":
         pt += g.overbid_pt
         if arg >= 0:
-            q = s.players[arg]
+            q = s.writable_player(arg)
             q.pt += g.overbid_pt
             owner = next((o for o in q.hired if s.players[o].colour == colour), None)
             if owner is not None:
@@ -131,7 +131,7 @@ def take_source(s, p, src: str, arg: int, colour: str) -> tuple[int, int, int]:
                 p.borrowed.append(owner)
     elif src == "overbid_super":
         pt += g.overbid_pt
-        q = s.players[s.super_holder[arg]]
+        q = s.writable_player(s.super_holder[arg])
         q.pt += g.overbid_pt
         q.supers.remove(arg)
         s.super_holder[arg] = p.seat
@@ -161,12 +161,12 @@ def take_back(s, p) -> None:
         _return_home(p)
     p.spec_busy = 0
     for owner in p.hired:
-        o = s.players[owner]
+        o = s.writable_player(owner)
         _return_home(o)
         o.hired_out -= 1
     p.hired = []
     for owner in p.borrowed:
-        _return_home(s.players[owner])
+        _return_home(s.writable_player(owner))
     p.borrowed = []
     for k in p.supers:
         s.super_holder[k] = -1
@@ -210,7 +210,7 @@ def _a_gain_spec(s, frame, action):
     if s.reserve.get(c, 0) > 0:
         s.reserve[c] -= 1
     else:
-        q = next(q for q in s.players if q.colour == c)
+        q = s.writable_player(next(q.seat for q in s.players if q.colour == c))
         q.spec_total -= 1
         if q.spec_home > 0:              # one at home, else one away stays away for good
             q.spec_home -= 1

@@ -141,9 +141,13 @@ class UnderhavenState(FrameMachine):
     TASKS: dict = {}           # agenda task kind -> function (installed by decisions.py)
 
     def clone(self, log: bool = True) -> "UnderhavenState":
+        """An independent copy (log=False: no log, no chance stream: lookahead copies).  The
+        players' records are shared until one side writes one: a move makes its mover's record
+        its own, a task every record, and a write to another seat's record asks for it first
+        (`writable_player`); change a record only through it."""
         s = UnderhavenState.__new__(UnderhavenState)
         s.__dict__.update(self.__dict__)
-        s.players = [p.clone() for p in self.players]
+        self.share_players(s)   # copy on write (engine.core.frames): a move copies what it writes
         s.stack = self.stack.copy()
         s.agenda = self.agenda.copy()
         s.tile = self.tile.copy()
@@ -195,6 +199,8 @@ class UnderhavenState(FrameMachine):
     def _advance(self) -> None:
         while not self.stack and not self.over and self.agenda:
             task = self.agenda.pop()
+            if self.players_own != -1:      # a task may touch any record (copy on write)
+                self.writable_players()
             self.TASKS[task[0]](self, task)
 
     def score(self, p: Player, category: str, points: int) -> None:

@@ -54,7 +54,7 @@ def place_pro(s, p, sid: str) -> None:
     and goes back to its board)."""
     other = s.occ.get(sid)
     if other is not None and other != p.seat:
-        q = s.players[other]
+        q = s.writable_player(other)
         s.score(q, "bumps", s.rules.game.bump_rep)
         q.pros_free += 1
     s.occ[sid] = p.seat

@@ -44,10 +44,13 @@ def observe(state, seat: int):
     for i in others:
         p = obs.players[i]
         if p.secret:
+            p = obs.writable_player(i)   # its own record (the observation shares the state's)
             p.hand = sorted(c for c in p.hand if c not in p.secret)
             p.bought = [c for c in p.bought if c not in p.secret]
             p.secret = set()
-        p.hand = sorted(p.hand)
+        hand = sorted(p.hand)
+        if hand != p.hand:
+            obs.writable_player(i).hand = hand
     obs.start_bld_pool = sorted(obs.start_bld_pool)
     return obs
 

@@ -111,7 +111,7 @@ def test_anomaly_effects(at_actions):
     outcomes = set()
     for seed in range(30):
         t = s.clone()
-        t.rng.seed(seed)
+        t.chance().seed(seed)   # its own stream (a clone shares the original's until one draws)
         resolve(t, seat, eff["anom_echoing_cavern"])   # 3+: energy +2, else -2
         outcomes.add(t.energy)
     assert outcomes == {6, 2}

@@ -72,9 +72,9 @@ def test_advanced_buildings_construction_molds_one_build_pays_alone(adv_state):
     assert (p.res, p.pt, p.owed) == ([1, 3, 3], 0, None)
     s2 = adv_state.clone()
     s2.stack, s2.agenda = [], []
-    do_order(s2, s2.players[0], next(o for row in s2.st.cards[s2.players[0].hand[0]].rows
-                                     for o in row if o.kind == "build"))
-    s2.players[0].workers = []
+    q = s2.writable_player(0)   # the clone's own record (clones share them until written)
+    do_order(s2, q, next(o for row in s2.st.cards[q.hand[0]].rows for o in row if o.kind == "build"))
+    q.workers = []
     s2.apply(("none",))
     assert not s2.stack
 

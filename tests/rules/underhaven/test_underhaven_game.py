@@ -86,8 +86,9 @@ def test_observation_hides_octagons_decks_and_secret_cards(game, rules):
     seat = s1.to_move()
     other = (seat + 1) % 3
     drawn = s2.card_deck.pop()                  # drawn unseen by `other` (draw 3 keep 1)
-    s2.players[other].hand.append(drawn)
-    s2.players[other].secret.add(drawn)
+    q = s2.writable_player(other)               # the clone's own record (shared until written)
+    q.hand.append(drawn)
+    q.secret.add(drawn)
     o1, o2 = game.observe(s1, seat), game.observe(s2, seat)
     assert s1.tile != s2.tile and s1.players[other].hand != s2.players[other].hand
     assert o1.tile == o2.tile and o1.mission_deck == o2.mission_deck
