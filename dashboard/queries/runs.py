@@ -156,16 +156,23 @@ def points_by_category(db: str, run_id: str) -> pl.DataFrame:
 
 # --- one run's details and its filter values ----------------------------------------------
 
+_DETAILS_SQL = """
+SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT AS games_stored
+FROM runs AS r WHERE r.run_id = $run
+"""
+#: the same count from agg_games (as in runs_overview), for a run whose aggregates are complete
+_DETAILS_AGG_SQL = """
+SELECT r.*, (SELECT coalesce(sum(a.games), 0) FROM agg_games AS a
+             WHERE a.run_id = r.run_id)::BIGINT AS games_stored
+FROM runs AS r WHERE r.run_id = $run
+"""
+
+
 @cached(ttl=CACHE_TTL_S)
 def run_details(db: str, run_id: str) -> dict[str, Any] | None:
     """The run's row of ``runs`` (every stored column) plus ``games_stored``, or None."""
-    stored = ("(SELECT coalesce(sum(a.games), 0) FROM agg_games AS a WHERE a.run_id = r.run_id)"
-              if core.aggregated(db, run_id) else  # the same count (runs_overview)
-              "(SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)")
-    frame = core.read_frame(
-        db, f"SELECT r.*, {stored}::BIGINT AS games_stored FROM runs AS r WHERE r.run_id = $run",
-        {"run": run_id},
-    )
+    sql = _DETAILS_AGG_SQL if core.aggregated(db, run_id) else _DETAILS_SQL
+    frame = core.read_frame(db, sql, {"run": run_id})
     return frame.row(0, named=True) if frame.height else None
 
 
