@@ -15,6 +15,7 @@ import streamlit as st
 
 from dashboard import charts, ui
 from dashboard.labels import game_labels, name
+from dashboard.queries import core as qcore
 from dashboard.queries import map as qm
 from dashboard.queries import replay as qr
 
@@ -30,7 +31,8 @@ def verify(db: str, run_id: str, game_id: int) -> dict:
 
     lines: list[str] = []
     try:
-        res = replay(db, run_id, game_id, echo=lines.append)
+        with qcore.connection(db) as con:  # the page's own connection: one open per render
+            res = replay(db, run_id, game_id, echo=lines.append, con=con)
     except DelveError as exc:
         return {"ok": None, "error": str(exc), "n_moves": 0, "mismatches": [], "final_board": None}
     final = {"error": None, **res.final_board} if res.final_board else None

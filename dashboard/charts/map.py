@@ -32,6 +32,18 @@ def map_heatmap(cells: Any, values: Any, value: str = "moves", title: str = "Map
     cell_rows = _rows(cells)
     if not cell_rows:
         return _empty_figure(title, "This game declares no map cells")
+    fig = go.Figure(map_trace(cell_rows, values, value, diverging, value_label))
+    return _layout(fig, title, xaxis={"visible": False, "constrain": "domain"},
+                   yaxis={"visible": False, "autorange": "reversed", "scaleanchor": "x"},
+                   height=520)
+
+
+def map_trace(cell_rows: list[dict[str, Any]], values: Any, value: str = "moves",
+              diverging: bool = False, value_label: str | None = None
+              ) -> go.Heatmap | go.Scatter:
+    """The trace of :func:`map_heatmap` alone (``cell_rows``: the map's cells as row dicts),
+    for figures that draw several maps (the Replay page's board per seat) without building
+    a whole figure per map."""
     by_cell = {r["cell"]: _num(r.get(value)) or 0.0 for r in _rows(values)}
     xs = [r["x"] for r in cell_rows]
     ys = [r["y"] for r in cell_rows]
@@ -70,10 +82,7 @@ def map_heatmap(cells: Any, values: Any, value: str = "moves", title: str = "Map
                            customdata=[[r["cell"], k, v] for r, k, v in
                                        zip(cell_rows, kinds, vals, strict=True)],
                            hovertemplate=hover)
-    fig = go.Figure(trace)
-    return _layout(fig, title, xaxis={"visible": False, "constrain": "domain"},
-                   yaxis={"visible": False, "autorange": "reversed", "scaleanchor": "x"},
-                   height=520)
+    return trace
 
 
 def _map_panels(n: int, titles: list[str] | None) -> tuple[go.Figure, int, int]:

@@ -8,7 +8,7 @@ from typing import Any
 import plotly.graph_objects as go
 
 from .common import PALETTE, _empty_figure, _layout, _rows
-from .map import _finish_map_panel, _map_panels, map_heatmap
+from .map import _finish_map_panel, _map_panels, map_trace
 
 
 def board_at_step(cells: Any, moves: Any, step: int, seats: list[str],
@@ -34,16 +34,15 @@ def board_at_step(cells: Any, moves: Any, step: int, seats: list[str],
     xy = {r["cell"]: (r["x"], r["y"]) for r in cell_rows}
     for i in range(n):
         values = [{"cell": c, "value": v} for c, v in counts[i].items()]
-        sub = map_heatmap(cells, values, "value", "", value_label="moves")
+        trace = map_trace(cell_rows, values, "value", value_label="moves")
         row, col = i // per_row + 1, i % per_row + 1
-        for trace in sub.data:
-            if isinstance(trace, go.Heatmap):
-                trace.update(zmin=0, zmax=top, showscale=i == 0, texttemplate="",
-                             colorbar={"title": "moves", "len": 0.5})
-            else:  # spaces at free coordinates: smaller markers, no labels, in a small panel
-                trace.update(mode="markers")
-                trace.marker.update(cmin=0, cmax=top, showscale=i == 0, size=9)
-            fig.add_trace(trace, row=row, col=col)
+        if isinstance(trace, go.Heatmap):
+            trace.update(zmin=0, zmax=top, showscale=i == 0, texttemplate="",
+                         colorbar={"title": "moves", "len": 0.5})
+        else:  # spaces at free coordinates: smaller markers, no labels, in a small panel
+            trace.update(mode="markers")
+            trace.marker.update(cmin=0, cmax=top, showscale=i == 0, size=9)
+        fig.add_trace(trace, row=row, col=col)
         here = current and current[0] == i and current[1] in xy
         _finish_map_panel(fig, i, row, col, outline=xy[current[1]] if here else None)
     return _layout(fig, title, height=300 * n_rows + 80, showlegend=False)

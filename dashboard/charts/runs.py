@@ -6,7 +6,8 @@ from typing import Any
 
 import plotly.graph_objects as go
 
-from .common import CATEGORY_COLOR, FACTION_COLOR, FAIR_SHARE_COLOR, _column, _empty_figure
+from .common import (CATEGORY_COLOR, FACTION_COLOR, FAIR_SHARE_COLOR, _column, _empty_figure,
+                     white)
 
 
 def faction_win_rate_bar(factions: Any, title: str = "Win rate by faction") -> go.Figure:
@@ -49,11 +50,10 @@ def faction_win_rate_bar(factions: Any, title: str = "Win rate by faction") -> g
                 annotation_position="top right",
             )
     top = max(rates + [0.0])
-    fig.update_layout(
+    white(fig).update_layout(
         title=title,
         xaxis_title="faction",
         yaxis={"title": "win rate", "tickformat": ".0%", "range": [0, max(0.05, top * 1.2)]},
-        template="plotly_white",
         showlegend=False,
         margin={"t": 60, "b": 40, "l": 60, "r": 20},
     )
@@ -88,11 +88,10 @@ def category_points_bar(
             hovertemplate="<b>%{y}</b><br>%{x:.2f}<br>share %{customdata:.1%}<extra></extra>",
         )
     )
-    fig.update_layout(
+    white(fig).update_layout(
         title=title,
         xaxis_title=value.replace("_", " "),
         yaxis_title="category",
-        template="plotly_white",
         showlegend=False,
         margin={"t": 60, "b": 40, "l": 100, "r": 20},
     )

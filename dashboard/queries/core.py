@@ -142,6 +142,29 @@ def _connect(path: Path, timeout: float) -> duckdb.DuckDBPyConnection:
         raise DatabaseUnreadable(f"{path} exists but is not a readable DuckDB database.") from exc
 
 
+@contextmanager
+def connection(db: str | Path, busy_timeout_s: float | None = None
+               ) -> Iterator[duckdb.DuckDBPyConnection]:
+    """A read-only connection to ``db``: inside :func:`batch`, the page's shared one (opened
+    on first use); else a fresh one, closed when the block ends.  For code that reads through
+    a connection of its own (the Replay page's verification, ``pipelines.run.replay``), so a
+    page render opens the database once (a DuckDB instance costs about 0.1 s under load)."""
+    path = Path(db)
+    if not path.is_file():
+        raise DatabaseMissing(f"No database at {path}.")
+    timeout = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
+    if getattr(_local, "db", None) == str(path):
+        if _local.con is None:
+            _local.con = _connect(path, timeout)
+        yield _local.con
+        return
+    con = _connect(path, timeout)
+    try:
+        yield con
+    finally:
+        con.close()
+
+
 def read_frame(
     db: str | Path,
     sql: str,
@@ -155,24 +178,14 @@ def read_frame(
     shared one. Retries while another process holds the write lock, for ``busy_timeout_s``
     seconds (default ``BUSY_TIMEOUT_S``), then raises :class:`DatabaseBusy`.
     """
-    path = Path(db)
-    if not path.is_file():
-        raise DatabaseMissing(f"No database at {path}.")
-    timeout = BUSY_TIMEOUT_S if busy_timeout_s is None else busy_timeout_s
-    shared = getattr(_local, "db", None) == str(path)
-    if shared and _local.con is None:
-        _local.con = _connect(path, timeout)
-    con = _local.con if shared else _connect(path, timeout)
-    try:
-        bound = dict(params) if isinstance(params, Mapping) else list(params)
-        return con.execute(sql, bound).pl()
-    except (duckdb.CatalogException, duckdb.BinderException) as exc:
-        raise SchemaMismatch(
-            f"{path} does not match the Delve tables: {exc}"
-        ) from exc
-    finally:
-        if not shared:
-            con.close()
+    with connection(db, busy_timeout_s) as con:
+        try:
+            bound = dict(params) if isinstance(params, Mapping) else list(params)
+            return con.execute(sql, bound).pl()
+        except (duckdb.CatalogException, duckdb.BinderException) as exc:
+            raise SchemaMismatch(
+                f"{Path(db)} does not match the Delve tables: {exc}"
+            ) from exc
 
 
 # --- the aggregates -----------------------------------------------------------------
@@ -189,16 +202,23 @@ def aggregated(db: str, run_id: str) -> bool:
     written before they existed has none (``delve aggregate`` builds them).  The environment
     variable ``DELVE_AGGREGATES=0`` makes every page read the raw tables (a benchmark's before,
     `delve bench-dashboard --raw`)."""
-    import os
-
     from pipelines.store.aggregates import VERSION
 
-    if os.environ.get("DELVE_AGGREGATES") == "0":
-        return False
-    if "agg_runs" not in set(read_frame(db, _TABLES_SQL)["table_name"].to_list()):
+    if not has_aggregates(db):
         return False
     frame = read_frame(db, _AGGREGATED_SQL, {"run": run_id, "version": VERSION})
     return bool(frame["n"][0])
+
+
+def has_aggregates(db: str) -> bool:
+    """Whether the database has the aggregate tables (and ``DELVE_AGGREGATES=0`` is not set);
+    uncached: a catalogue read."""
+    import os
+
+    if os.environ.get("DELVE_AGGREGATES") == "0":
+        return False
+    have = set(read_frame(db, _TABLES_SQL)["table_name"].to_list())
+    return {"agg_runs", "agg_games"} <= have
 
 
 # --- the tables present ------------------------------------------------------------

@@ -24,7 +24,7 @@ RUNS_COLUMNS = {
     "rules_hash": pl.Utf8,
 }
 
-_RUNS_SQL = """
+_RUNS_TEMPLATE = """
 SELECT r.run_id::VARCHAR            AS run_id,
        r.created_at::TIMESTAMP      AS created_at,
        r.game::VARCHAR              AS game,
@@ -35,9 +35,27 @@ SELECT r.run_id::VARCHAR            AS run_id,
        coalesce(g.games_stored, 0)::BIGINT AS games_stored,
        r.rules_hash::VARCHAR        AS rules_hash
 FROM runs AS r
-LEFT JOIN (SELECT run_id, count(*) AS games_stored FROM games GROUP BY run_id) AS g
+LEFT JOIN ({stored}) AS g
        ON g.run_id = r.run_id
 ORDER BY r.created_at DESC NULLS LAST, r.run_id
+"""
+#: games stored per run, counted in the raw games table
+_STORED_RAW = "SELECT run_id, count(*) AS games_stored FROM games GROUP BY run_id"
+_RUNS_SQL = _RUNS_TEMPLATE.format(stored=_STORED_RAW)
+#: the same from the writer's per-run game counts (agg_games: equal to the raw count for every
+#: run listed in agg_runs, written in the same transactions; `delve check` verifies it), and
+#: the raw count only for the runs without aggregates (``$raw``, their ids), so the runs
+#: overview no longer scans a million games (issue 16)
+_STORED_AGG = ("SELECT a.run_id, sum(a.games) AS games_stored FROM agg_games AS a "
+               "SEMI JOIN agg_runs AS k ON k.run_id = a.run_id AND k.version = $version "
+               "GROUP BY a.run_id")
+_RUNS_AGG_SQL = _RUNS_TEMPLATE.format(stored=_STORED_AGG)
+_RUNS_MIXED_SQL = _RUNS_TEMPLATE.format(
+    stored=_STORED_AGG + " UNION ALL SELECT run_id, count(*) AS games_stored FROM games "
+                         "WHERE list_contains($raw, run_id) GROUP BY run_id")
+_UNAGGREGATED_SQL = """
+SELECT list(r.run_id ORDER BY r.run_id) AS raw FROM runs AS r
+ANTI JOIN agg_runs AS k ON k.run_id = r.run_id AND k.version = $version
 """
 
 # A database whose writer has created ``runs`` but not yet ``games``.
@@ -69,8 +87,16 @@ def runs_overview(db: str) -> pl.DataFrame:
     tables = core.existing_tables(db)
     if "runs" not in tables:
         return empty_runs()
-    sql = _RUNS_SQL if "games" in tables else _RUNS_NO_GAMES_SQL
-    return core.read_frame(db, sql)
+    if "games" not in tables:
+        return core.read_frame(db, _RUNS_NO_GAMES_SQL)
+    if not core.has_aggregates(db):
+        return core.read_frame(db, _RUNS_SQL)
+    from pipelines.store.aggregates import VERSION
+
+    raw = core.read_frame(db, _UNAGGREGATED_SQL, {"version": VERSION})["raw"].to_list()[0] or []
+    if not raw:
+        return core.read_frame(db, _RUNS_AGG_SQL, {"version": VERSION})
+    return core.read_frame(db, _RUNS_MIXED_SQL, {"version": VERSION, "raw": list(raw)})
 
 
 # --- one run's summary -------------------------------------------------------------
@@ -130,15 +156,23 @@ def points_by_category(db: str, run_id: str) -> pl.DataFrame:
 
 # --- one run's details and its filter values ----------------------------------------------
 
+_DETAILS_SQL = """
+SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT AS games_stored
+FROM runs AS r WHERE r.run_id = $run
+"""
+#: the same count from agg_games (as in runs_overview), for a run whose aggregates are complete
+_DETAILS_AGG_SQL = """
+SELECT r.*, (SELECT coalesce(sum(a.games), 0) FROM agg_games AS a
+             WHERE a.run_id = r.run_id)::BIGINT AS games_stored
+FROM runs AS r WHERE r.run_id = $run
+"""
+
+
 @cached(ttl=CACHE_TTL_S)
 def run_details(db: str, run_id: str) -> dict[str, Any] | None:
     """The run's row of ``runs`` (every stored column) plus ``games_stored``, or None."""
-    frame = core.read_frame(
-        db,
-        "SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT "
-        "AS games_stored FROM runs AS r WHERE r.run_id = $run",
-        {"run": run_id},
-    )
+    sql = _DETAILS_AGG_SQL if core.aggregated(db, run_id) else _DETAILS_SQL
+    frame = core.read_frame(db, sql, {"run": run_id})
     return frame.row(0, named=True) if frame.height else None
 
 

@@ -3,6 +3,7 @@ and check every move, score event and final score against the database."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass, field
 from typing import Callable
@@ -42,10 +43,13 @@ def _fetch(con, sql: str, params) -> list[dict]:
     return [dict(zip(names, r)) for r in cur.fetchall()]
 
 
-def load_game_rows(db, run: str, game_id: int, with_log: bool = True):
-    run_row = resolve_run(db, run)
+def load_game_rows(db, run: str, game_id: int, with_log: bool = True, con=None):
+    """The run's row and one game's rows (games, players, moves, score events); `con`: an
+    open connection to `db` to read through (the dashboard's page connection), else a short
+    read-only one."""
+    run_row = resolve_run(db, run, con)
     rid = run_row["run_id"]
-    with connect_read(db) as con:
+    with (contextlib.nullcontext(con) if con is not None else connect_read(db)) as con:
         games = _fetch(con, "SELECT * FROM games WHERE run_id = ? AND game_id = ?", [rid, game_id])
         players = _fetch(con, "SELECT * FROM players WHERE run_id = ? AND game_id = ? ORDER BY seat",
                          [rid, game_id])
@@ -111,9 +115,11 @@ def _board(game, state) -> dict:
             "cells": None if view is None else [tuple(c) for c in view(state)]}
 
 
-def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print) -> ReplayResult:
+def replay(db, run: str, game_id: int, echo: Callable[[str], None] = print,
+           con=None) -> ReplayResult:
+    """`con`: an open connection to `db` to read the stored rows through (else its own)."""
     try:
-        run_row, grow, players, db_moves, db_scores = load_game_rows(db, run, game_id)
+        run_row, grow, players, db_moves, db_scores = load_game_rows(db, run, game_id, con=con)
     except GameNotStored as exc:  # reproduce it: play it again from its seed, here
         from pipelines.run.execute import reproduce_game
         echo(f"{exc}: it raised or was not played yet. Playing it again from its seed ...")

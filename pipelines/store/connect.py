@@ -136,9 +136,10 @@ def check_db_path(db: str | os.PathLike) -> Path:
 
 
 
-def resolve_run(db: str | os.PathLike, run: str) -> dict:
-    """A run by id, unique id prefix, or 'latest'.  Raises DelveError if none or ambiguous."""
-    with connect_read(db) as con:
+def resolve_run(db: str | os.PathLike, run: str, con=None) -> dict:
+    """A run by id, unique id prefix, or 'latest'.  Raises DelveError if none or ambiguous.
+    `con`: an open connection to `db` to read through (else a short read-only one)."""
+    with (contextlib.nullcontext(con) if con is not None else connect_read(db)) as con:
         if run in ("latest", "last"):
             cur = con.execute("SELECT * FROM runs ORDER BY created_at DESC LIMIT 1")
         else:

@@ -258,3 +258,38 @@ def test_board_state_draws_one_sheet_per_seat_when_seats_share_cells():
 def test_board_state_without_cells_says_so():
     fig = charts.board_state([], [(0, 0, "x")], ["a"])
     assert "no map" in fig.layout.annotations[0].text
+
+
+def test_white_template_equals_plotly_validating_it():
+    """charts.common.white sets the plotly_white template without plotly's re-validation (the
+    largest fixed cost of a page, issue 16): the figure is the same as with update_layout's
+    template="plotly_white", and it holds its own copy (editing it leaves the registry alone)."""
+    import plotly.io as pio
+
+    from dashboard.charts.common import white
+
+    def scatter():
+        return go.Figure(go.Scatter(x=[1, 2], y=[3, 4]))
+
+    slow = scatter().update_layout(template="plotly_white", title="t")
+    fast = white(scatter()).update_layout(title="t")
+    assert fast.to_dict() == slow.to_dict()
+    assert fast.layout._validate  # validation back on for the figure's own properties
+    with pytest.raises(ValueError):
+        fast.update_layout(no_such_property=1)
+    fast.layout.template.layout.font.color = "#123456"
+    assert pio.templates["plotly_white"].layout.font.color != "#123456"
+    assert white(scatter()).to_dict() == scatter().update_layout(template="plotly_white").to_dict()
+
+
+def test_board_at_step_draws_the_map_heatmaps_traces():
+    """The Replay board draws map_heatmap's trace per seat (map_trace), not a figure each."""
+    cells = [{"cell": c, "x": c % 2, "y": c // 2, "kind": "dirt"} for c in range(4)]
+    fig = charts.board_at_step(cells, [{"step": 1, "seat": 0, "cell": 2}], 1, ["s0"])
+    alone = charts.map_heatmap(cells, [{"cell": 2, "value": 1}], "value", "",
+                               value_label="moves").data[0]
+    drawn = fig.data[0].to_plotly_json()
+    expected = alone.to_plotly_json()
+    for key in ("zmin", "zmax", "showscale", "texttemplate", "colorbar", "xaxis", "yaxis"):
+        drawn.pop(key, None), expected.pop(key, None)
+    assert drawn == expected

@@ -91,10 +91,34 @@ def test_every_page_figure_equals_its_raw_computation(sim_db: Path, monkeypatch)
             game_filters = {k: v for k, v in f.items() if k != "bot"}
             raw, agg = _both(monkeypatch, queries.strength_model, db, run, **game_filters)
             assert _equal(raw, agg), (run, "strength_model", f)
-        for helper in (queries.filter_options, queries.points_by_category):
+        for helper in (queries.filter_options, queries.points_by_category, queries.run_details):
             raw, agg = _both(monkeypatch, helper, db, run)
             assert _equal(raw, agg), (run, helper.__name__)
     assert compared >= 9 * 3 * len(_runs(sim_db))
+
+
+def test_runs_overview_counts_the_stored_games_from_the_aggregates(sim_db: Path, tmp_path: Path,
+                                                                 monkeypatch):
+    """The runs overview takes each aggregated run's games from agg_games and counts the raw
+    games only of the runs without aggregates: the same frame as counting every raw game."""
+    db = tmp_path / "mixed.duckdb"
+    shutil.copy(sim_db, db)
+    stale = _runs(sim_db)[0]
+    con = duckdb.connect(str(db))
+    try:
+        con.execute("DELETE FROM agg_runs WHERE run_id = ?", [stale])  # read raw from now on
+    finally:
+        con.close()
+    for path in (sim_db, db):
+        st.cache_data.clear()
+        agg = queries.runs_overview(str(path))
+        monkeypatch.setenv("DELVE_AGGREGATES", "0")
+        st.cache_data.clear()
+        raw = queries.runs_overview(str(path))
+        monkeypatch.delenv("DELVE_AGGREGATES")
+        assert _equal(raw, agg) and agg["games_stored"].sum() > 0, (path, raw, agg)
+    assert not core.aggregated(str(db), stale)
+    st.cache_data.clear()
 
 
 def test_every_map_figure_equals_its_raw_computation(sim_db: Path, monkeypatch):
