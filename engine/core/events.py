@@ -110,6 +110,10 @@ class EventLog:
                 out[cat] = out.get(cat, 0) + pts
         return out
 
+    def lookahead_copy(self) -> "ScoreTally":
+        """The log of a lookahead copy: this log's scores so far, no moves, nothing copied."""
+        return ScoreTally(self, self._n_scores())
+
     def copy(self) -> "EventLog":
         new = EventLog.__new__(EventLog)
         new.enabled = self.enabled
@@ -144,17 +148,79 @@ for _name in _NAMES:
 del _name
 
 
-class NullLog(EventLog):
-    """A log that keeps nothing: for lookahead copies, whose events nobody reads."""
+_SCORE_NAMES = tuple("s_" + c for c in SCORE_COLUMNS)
 
-    def __init__(self):
-        super().__init__(enabled=False)
 
-    def score(self, step, rnd, seat, category, points):
+class ScoreTally:
+    """The log of a lookahead copy (`clone(log=False)`): no moves, but every score event, so
+    that a searched world that reaches the end of the game still has its scores (`result()`,
+    `totals`, `breakdown` read them).  It shares the first `n` score rows of the log it was
+    copied from (an `EventLog` or another tally: both only ever append, so that prefix never
+    changes) and keeps its own rows after them; making one copies nothing.
+
+    (A lookahead copy used to get a log that dropped every score: the end of a searched game
+    then scored every seat 0, and its winner was decided by the tie-breaks.)"""
+
+    __slots__ = ("_src", "_src_n", "_depth", "_own")
+    enabled = False
+
+    def __init__(self, src=None, src_n: int = 0, depth: int = 0):
+        self._src, self._src_n, self._depth = src, src_n, depth
+        self._own = None        # (step, round, seat, category, points) rows, made at the first
+
+    def move(self, step, rnd, phase, seat, action, detail="", cell=None):
         pass
 
-    def copy(self) -> "NullLog":
-        return self
+    def score(self, step, rnd, seat, category, points):
+        if points:
+            if self._own is None:
+                self._own = []
+            self._own.append((step, rnd, seat, category, points))
+
+    def _n_scores(self) -> int:
+        return self._src_n + (len(self._own) if self._own else 0)
+
+    def score_rows(self, k: int | None = None) -> list[tuple]:
+        """The first `k` score rows (all by default) as (step, round, seat, category, points)."""
+        n = self._n_scores() if k is None else k
+        src, nb = self._src, self._src_n
+        if n <= nb:
+            return _score_rows(src, n)
+        return _score_rows(src, nb) + self._own[:n - nb]
+
+    def copy(self) -> "ScoreTally":
+        if self._depth >= _MAX_DEPTH:       # bound every read: start from a flat tally
+            flat = ScoreTally()
+            flat._own = self.score_rows()
+            return ScoreTally(flat, len(flat._own), 1)
+        return ScoreTally(self, self._n_scores(), self._depth + 1)
+
+    lookahead_copy = copy
+
+    def moves(self) -> dict[str, list]:
+        return {c: [] for c in MOVE_COLUMNS}
+
+    def scores(self) -> dict[str, list]:
+        rows = self.score_rows()
+        return {c: [r[i] for r in rows] for i, c in enumerate(SCORE_COLUMNS)}
+
+    def totals(self, n_seats: int) -> list[int]:
+        out = [0] * n_seats
+        for _step, _rnd, seat, _cat, pts in self.score_rows():
+            out[seat] += pts
+        return out
+
+    def breakdown(self, seat: int) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for _step, _rnd, s, cat, pts in self.score_rows():
+            if s == seat:
+                out[cat] = out.get(cat, 0) + pts
+        return out
 
 
-NULL_LOG = NullLog()
+def _score_rows(src, k: int) -> list[tuple]:
+    if src is None or k == 0:
+        return []
+    if isinstance(src, ScoreTally):
+        return src.score_rows(k)
+    return list(zip(*(src._prefix(name, k) for name in _SCORE_NAMES)))

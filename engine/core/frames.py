@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from .errors import IllegalAction
-from .events import NULL_LOG, EventLog
+from .events import EventLog
 from .rng import chance_rng
 
 
@@ -44,7 +44,8 @@ class FrameMachine:
     def copy_log_and_chance(self, copy: "FrameMachine", log: bool) -> None:
         """The end of every clone: with `log`, the copy gets its own log and the same position
         of the chance stream (it plays on exactly as the original would); without, a lookahead
-        copy keeps no log and no stream (`chance()` then gives it a fixed one).
+        copy keeps the scores so far but no moves (`EventLog.lookahead_copy`: its `result()` is
+        right at the end of the game) and no stream (`chance()` then gives it a fixed one).
 
         The stream is copied on write: original and copy hold the same `random.Random` until
         one of them draws (`chance()`), which then draws from a copy of its own (same state,
@@ -55,7 +56,7 @@ class FrameMachine:
             if self.rng is not None:
                 self.rng_shared = copy.rng_shared = True
         else:
-            copy.log = NULL_LOG
+            copy.log = self.log.lookahead_copy()
             copy.rng = None
             copy.rng_seed = None
 

@@ -16,7 +16,7 @@ import random
 import pytest
 from pydantic import BaseModel
 
-from engine.core.events import EventLog
+from engine.core.events import EventLog, ScoreTally
 from engine.core.protocol import Seat
 from engine.core.registry import builtin_games, get_game
 from engine.core.rng import game_seed
@@ -44,7 +44,7 @@ def snapshot(x, depth: int = 0):
         return ("dict", tuple((repr(k), snapshot(v, depth + 1)) for k, v in x.items()))
     if isinstance(x, random.Random):
         return ("rng", x.getstate())
-    if isinstance(x, EventLog):
+    if isinstance(x, (EventLog, ScoreTally)):
         return ("log", x.enabled, snapshot(x.moves(), depth + 1), snapshot(x.scores(), depth + 1))
     if isinstance(x, BaseModel):
         return ("model", type(x).__name__)
@@ -165,3 +165,60 @@ def test_a_full_clone_plays_on_exactly_as_its_original(gid):
         rows.append((s.log.moves(), s.log.scores()))
     assert rows[0] == rows[1] == rows[2]
     assert rows[0][0]["step"], "nothing logged"
+
+
+@pytest.mark.parametrize("gid", GAMES)
+def test_a_lookahead_clone_keeps_the_scores_to_the_end_of_the_game(gid):
+    """A lookahead copy (`clone(log=False)`, what search plays on) keeps every score event but
+    no move: its totals and breakdowns equal the original's at the copy, and a copy played on
+    to the end of the game still scores it (it used to score every seat 0, so a search saw
+    every finished game as a tie decided by the tie-breaks).  The games' own score counters
+    must agree with the tally at every step (`invariants`)."""
+    game = get_game(gid)
+    rules, n, m = next(_configs(game))
+    factions = game.factions(rules)
+    seats = [Seat(factions[i % len(factions)], "random") for i in range(n)]
+    state = game.new_game(rules, seats, game_seed(15, 0), map=m, log=True)
+    rng = random.Random(3)
+    ended = 0
+    while not state.is_over():
+        if rng.random() < 0.05:
+            look = state.clone(log=False)
+            assert look.log.moves()["step"] == []
+            assert look.log.totals(n) == state.log.totals(n)
+            assert [look.log.breakdown(i) for i in range(n)] == \
+                [state.log.breakdown(i) for i in range(n)]
+            deeper = look.clone(log=False)               # a world of a world, as search makes
+            play = random.Random(rng.random())
+            while not deeper.is_over():
+                _step(deeper, play)
+                if game.invariants is not None:
+                    assert game.invariants(deeper) == [], gid
+            res = deeper.result()
+            assert [r.score for r in res] == deeper.log.totals(n)
+            assert sum(r.score for r in res) > 0, f"{gid}: a searched game ended scoreless"
+            ended += 1
+        _step(state, rng)
+    assert ended >= 3
+    final = state.result()
+    assert [r.score for r in final] == state.log.totals(n)
+
+
+def test_a_score_tally_shares_its_prefix_and_keeps_its_own_rows():
+    log = EventLog()
+    for i in range(4):
+        log.score(i, 1, i % 2, "c", i + 1)           # seat 0: 1 + 3, seat 1: 2 + 4
+    tally = log.lookahead_copy()
+    log.score(9, 2, 0, "late", 100)                  # the original goes on after the copy
+    tally.score(5, 2, 1, "d", 7)
+    tallies = [tally]
+    for i in range(12):                               # copies of copies, past the flat depth
+        t = tallies[-1].copy()
+        t.score(20 + i, 3, 0, "e", 1)
+        tallies.append(t)
+    assert tally.totals(2) == [4, 13] and tally.breakdown(1) == {"c": 6, "d": 7}
+    for i, t in enumerate(tallies[1:]):
+        assert t.totals(2) == [4 + i + 1, 13]
+        assert t.breakdown(0) == {"c": 4, "e": i + 1}
+    assert log.totals(2) == [104, 6]
+    assert tallies[-1].scores()["points"] == [1, 2, 3, 4, 7] + [1] * 12

@@ -41,7 +41,7 @@ def check(s) -> list[str]:
             bad.append(f"seat {i}: equipment and uses differ in length")
         if len(s.done[i]) > r.game.cards_to_win:
             bad.append(f"seat {i}: {len(s.done[i])} completed colony cards")
-        if s.log.enabled and sum(s.log.breakdown(i).values()) != len(s.done[i]):
+        if sum(s.log.breakdown(i).values()) != len(s.done[i]):   # every log keeps the scores
             bad.append(f"seat {i}: score events differ from completed cards")
     bad.extend(_memo(("board", st, tuple(s.tile), tuple(s.mask), s.exempt, tuple(s.bag),
                       tuple(fr for fr in s.stack if fr[0] in _TILE_FRAMES)), _board, s))

@@ -12,7 +12,6 @@ stack (engine.core.frames), with the phases' mechanisms mixed in from their modu
 
 from __future__ import annotations
 
-from engine.core.events import NULL_LOG
 from engine.core.frames import FrameMachine
 
 from . import construction, excavation, production, scoring, traits
@@ -31,7 +30,8 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
         pass  # built by setup.new_state / clone
 
     def clone(self, log: bool = True) -> "GlimmerdeepState":
-        """An independent copy; with log=False it records nothing (lookahead copies).  The
+        """An independent copy; with log=False it keeps the scores but no moves (lookahead
+        copies: `EventLog.lookahead_copy`, so `result()` is right at the end).  The
         players' records are shared until one side writes one (`writable_player`: a move makes
         its mover's own, a task the records it touches); change a record only through it."""
         s = GlimmerdeepState.__new__(GlimmerdeepState)
@@ -43,7 +43,7 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
         s.market = {k: v.copy() for k, v in self.market.items()}
         s.decks = {k: v.copy() for k, v in self.decks.items()}
         s.solo_deck = self.solo_deck.copy()
-        s.log = self.log.copy() if log else NULL_LOG
+        s.log = self.log.copy() if log else self.log.lookahead_copy()
         s.rng = None  # chance is settled at setup; a copy never shuffles
         return s
 

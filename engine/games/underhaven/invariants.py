@@ -22,7 +22,7 @@ def invariants(state) -> list[str]:
             bad.append(f"seat {p.seat}: specialists out of range")
         if len(p.perm) > g.blockers or len(set(p.perm)) != len(p.perm) or p.colour in p.perm:
             bad.append(f"seat {p.seat}: permanent specialists {p.perm}")
-        if p.rep != sum(state.log.breakdown(p.seat).values()) and state.log.enabled:
+        if p.rep != sum(state.log.breakdown(p.seat).values()):   # every log keeps the scores
             bad.append(f"seat {p.seat}: reputation {p.rep} != score events")
     for sp, bid in enumerate(state.bld):
         if bid is not None and (state.terr[sp] is None or state.owner[sp] < 0):

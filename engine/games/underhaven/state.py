@@ -141,7 +141,7 @@ class UnderhavenState(FrameMachine):
     TASKS: dict = {}           # agenda task kind -> function (installed by decisions.py)
 
     def clone(self, log: bool = True) -> "UnderhavenState":
-        """An independent copy (log=False: no log, no chance stream: lookahead copies).  The
+        """An independent copy (log=False: the scores but no moves, no chance stream: lookahead copies).  The
         players' records are shared until one side writes one: a move makes its mover's record
         its own, a task every record, and a write to another seat's record asks for it first
         (`writable_player`); change a record only through it."""

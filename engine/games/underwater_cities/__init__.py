@@ -67,7 +67,7 @@ def invariants(state) -> list[str]:
             bad.append(f"seat {p.seat}: negative resources {p.res}")
         if p.points < 0:
             bad.append(f"seat {p.seat}: negative score")
-        if state.log.enabled and p.points != state.log.totals(state.n)[p.seat]:
+        if p.points != state.log.totals(state.n)[p.seat]:   # every log keeps the scores
             bad.append(f"seat {p.seat}: points {p.points} differ from the score events")
         if len(p.actions) > rules.game.action_card_limit:
             bad.append(f"seat {p.seat}: {len(p.actions)} action cards")
