@@ -237,7 +237,10 @@ class MCTSBot:
             n_won = sum(won) or 1
             base = reward_vector(values, self.p)
             return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
-        values = [float(self.game.evaluate(state, s)) for s in range(_n_seats(state))]
+        value = self.game.evaluate
+        if self.p.leaf == "game":
+            value = self.game.extra.get("leaf_value") or value
+        values = [float(value(state, s)) for s in range(_n_seats(state))]
         return reward_vector(values, self.p)
 
 
