@@ -23,7 +23,7 @@ from .random_bot import RandomBot
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 SEARCH_BOTS = ("mcts",)
 OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "order": int,
-             "reward": str, "scale": float, "prior": float}
+             "reward": str, "scale": float, "prior": float, "leaf": str}
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

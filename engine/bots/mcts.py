@@ -16,7 +16,8 @@ information), then walks that world down the tree:
   widening threshold) is ranked too and tries its options best first (move ordering, and the
   `prior` bias below); otherwise untried options are taken in random order;
 - rollout: `depth` steps of the random or greedy policy, then the game's heuristic
-  (`evaluate`) for every seat at the leaf, or the result if the game ended; a random step
+  (`evaluate`; with `leaf = "game"` the game's `extra["leaf_value"]` where it declares one)
+  for every seat at the leaf, or the result if the game ended; a random step
   uses the game's `extra["rollout_action"]` (state, rng) -> (action, legal) or None when it
   declares one: a legal action drawn without listing every option;
 - backpropagation: each node adds the reward of the seat that chose it.
@@ -237,7 +238,10 @@ class MCTSBot:
             n_won = sum(won) or 1
             base = reward_vector(values, self.p)
             return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
-        values = [float(self.game.evaluate(state, s)) for s in range(_n_seats(state))]
+        value = self.game.evaluate
+        if self.p.leaf == "game":
+            value = self.game.extra.get("leaf_value") or value
+        values = [float(value(state, s)) for s in range(_n_seats(state))]
         return reward_vector(values, self.p)
 
 

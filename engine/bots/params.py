@@ -49,6 +49,11 @@ class MCTSParams(RulesModel):
     # virtual visits worth logistic((its value - the best option's value) / scale), so a small
     # budget falls back on the heuristic's order and a large one outgrows it.  0: off.
     prior: float = Field(0.0, ge=0.0)
+    # The leaf value: "evaluate" = the game's heuristic; "game" = the game's
+    # `extra["leaf_value"]` (state, seat) -> float where it declares one (Underhaven: the
+    # heuristic plus what the turn in progress still holds, by the greedy bot's estimates),
+    # else the heuristic.
+    leaf: Literal["evaluate", "game"] = "evaluate"
     source: str = "assumed"
 
 

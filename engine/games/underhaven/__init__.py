@@ -37,6 +37,7 @@ GAME = register(Game(
     invariants=invariants,
     board_view=board_view,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
+           "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), ("modules.crooked_caverns=true",),
                                 ("modules.advanced_buildings=true", "modules.energy=true"),

@@ -402,3 +402,42 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         _settle(nxt, seat)
         out.append(value(nxt, seat))
     return out
+
+
+# ---------------------------------------------------------------- the search bot's leaf
+def pending_value(s, seat: int) -> float:
+    """What the seat's turn in progress still holds, by the greedy bot's own estimates: the
+    best open order of each row still to cover (the best `markers` open orders with free
+    arrangement), the postponed orders and a support not yet taken; or, when the seat is about
+    to choose its card, the best card in its hand (`card_value`).  `evaluate` cannot see an
+    order before it is carried out, so a search leaf inside a turn would otherwise value a
+    card by the few orders its rollout happened to reach."""
+    frame = s.stack[-1] if s.stack else None
+    p = s.players[seat]
+    if frame is not None and frame[0] == "card" and frame[1] == seat:
+        cache: dict = {}
+        return max((card_value(s, p, s.st.cards[c], cache) for c in set(p.hand)), default=0.0)
+    if p.slot is None:
+        return 0.0
+    card = s.st.cards[p.slot]
+    cache = {}
+    v = 0.0
+    if p.markers > 0:
+        if p.university or p.ability == "free_arrangement":
+            open_ = [order_value(s, p, card.rows[r][k], cache)
+                     for r in range(3) for k in range(2) if (r, k) not in p.used_slots]
+            v += sum(sorted(open_, reverse=True)[:p.markers])
+        else:
+            for r in range(3 - p.markers, 3):
+                v += max(order_value(s, p, o, cache) for o in card.rows[r])
+    for r, k in p.postponed:
+        v += order_value(s, p, card.rows[r][k], cache)
+    if p.support_pending:
+        v += order_value(s, p, card.support, cache)
+    return v
+
+
+def leaf_value(s, seat: int) -> float:
+    """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
+    plus `pending_value`, so that a leaf values a card as the greedy bot does."""
+    return evaluate(s, seat) + pending_value(s, seat)
