@@ -59,12 +59,10 @@ def source_key(files: Iterable[Path], root: Path = REPO_ROOT) -> str:
     return h.hexdigest()
 
 
-def compute_listing() -> list[GameListing]:
-    """Import every built-in game and read its rules (the slow path)."""
+def _listed(games: dict) -> list[GameListing]:
     from .errors import DelveError
-    from .registry import builtin_games
     rows = []
-    for gid, game in sorted(builtin_games().items()):
+    for gid, game in sorted(games.items()):
         try:
             rules = game.load_rules().model
             factions, maps, error = tuple(game.factions(rules)), tuple(game.maps(rules)), None
@@ -72,6 +70,12 @@ def compute_listing() -> list[GameListing]:
             factions, maps, error = (), (), str(exc)
         rows.append(GameListing(gid, game.title, tuple(game.player_counts), factions, maps, error))
     return rows
+
+
+def compute_listing() -> list[GameListing]:
+    """Import every built-in game and read its rules (the slow path)."""
+    from .registry import builtin_games
+    return _listed(builtin_games())
 
 
 def _read(path: Path, key: str) -> list[GameListing] | None:
@@ -97,13 +101,17 @@ def _write(path: Path, key: str, rows: list[GameListing]) -> None:
 
 
 def game_listing(*, use_cache: bool = True) -> list[GameListing]:
-    """The built-in games' listing, from the cache when Delve's source and rules are unchanged."""
-    if not use_cache:
-        return compute_listing()
-    key = source_key(source_files())
-    path = cache_dir() / CACHE_FILE
-    rows = _read(path, key)
-    if rows is None:
+    """Every registered game's listing, by id: the built-in games from the cache when Delve's
+    source and rules are unchanged, and any other game registered in this process (a
+    plug-in's, a test's) read live."""
+    from .registry import registered_elsewhere
+    if use_cache:
+        key = source_key(source_files())
+        path = cache_dir() / CACHE_FILE
+        rows = _read(path, key)
+        if rows is None:
+            rows = compute_listing()
+            _write(path, key, rows)
+    else:
         rows = compute_listing()
-        _write(path, key, rows)
-    return rows
+    return sorted(rows + _listed(registered_elsewhere()), key=lambda r: r.id)

@@ -33,6 +33,13 @@ def builtin_games() -> dict[str, Game]:
             if getattr(g.new_game, "__module__", "").startswith("engine.games.")}
 
 
+def registered_elsewhere() -> dict[str, Game]:
+    """The games registered so far that Delve does not ship (a plug-in's, a test's), without
+    importing the built-in games."""
+    return {gid: g for gid, g in _GAMES.items()
+            if not getattr(g.new_game, "__module__", "").startswith("engine.games.")}
+
+
 def get_game(game_id: str) -> Game:
     games = all_games()
     if game_id not in games:
