@@ -3,7 +3,7 @@
 A bot spec names a bot and, for a search bot, its budget: `random`, `greedy`, `mcts` (the
 default budget) or `mcts:800` (800 forward-model calls per decision).  A search bot's tuned
 parameters (data/bots/<game>.toml) may be overridden in the spec for tuning runs, after
-slashes: `mcts:800/c=0.3/depth=4/rollout=greedy/widen=8/reward=rank/scale=8`.
+slashes: `mcts:800/c=0.3/depth=4/rollout=greedy/widen=8/reward=rank/scale=8/reuse=true`.
 `canonical_spec` gives the form recorded on `players.bot` (`mcts` -> `mcts:400`), so a run
 says what budget (and overrides) it used.
 """
@@ -22,8 +22,20 @@ from .random_bot import RandomBot
 
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "mcts": MCTSBot}
 SEARCH_BOTS = ("mcts",)
+
+
+def boolean(text: str) -> bool:
+    """'true'/'false' (also 1/0, yes/no, on/off) of a spec override; ValueError otherwise."""
+    low = text.strip().lower()
+    if low in ("true", "1", "yes", "on"):
+        return True
+    if low in ("false", "0", "no", "off"):
+        return False
+    raise ValueError(text)
+
+
 OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "order": int,
-             "reward": str, "scale": float, "prior": float, "leaf": str}
+             "reward": str, "scale": float, "prior": float, "leaf": str, "reuse": boolean}
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

@@ -22,6 +22,13 @@ information), then walks that world down the tree:
   declares one: a legal action drawn without listing every option;
 - backpropagation: each node adds the reward of the seat that chose it.
 
+With `reuse`, a decision that directly follows the seat's own last decision (the state's
+`step` counter one past it: no other seat and no other decision in between) starts from the
+subtree of the action chosen then, with its visits: in a turn of several decisions (a card,
+its orders, a worker's steps) the later ones inherit what the first searched.  The subtree
+was built from the seat's own earlier observation, so it holds nothing the seat could not
+see.
+
 Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
 seat's value over `scale`; "rank": the share of the other seats it beats), so one exploration
 constant suits every game.
@@ -69,6 +76,8 @@ class MCTSBot:
         self.total_fm_calls = 0    # over the bot's life (tests, bench)
         self.total_iterations = 0
         self.last_iteration_cost = 0  # forward-model calls of the last iteration (tests)
+        self.kept = None           # (step of the next decision, subtree) for `reuse`
+        self.reused = 0            # decisions that started from a kept subtree (tests, bench)
 
     # ------------------------------------------------------------------ the bot protocol
     def choose(self, obs, seat: int):
@@ -80,6 +89,10 @@ class MCTSBot:
         legal = obs.legal_actions()
         if len(legal) == 1:
             self.fm_calls = self.iterations = 0
+            kept = self.kept
+            if kept is not None and getattr(obs, "step", None) == kept[0]:
+                child = kept[1].children.get(legal[0])   # a forced move: follow it down
+                self.kept = (kept[0] + 1, child) if child is not None else None
             return legal[0], legal
         return self.search(obs, seat, legal), legal
 
@@ -87,7 +100,7 @@ class MCTSBot:
     def search(self, obs, seat: int, legal: list):
         p, rng, game = self.p, self.rng, self.game
         det = game.determinize
-        root = Node(seat)
+        root = self._kept_root(obs, seat)
         self.fm_calls = 0
         it = 0
         while self.fm_calls < p.budget:
@@ -102,6 +115,7 @@ class MCTSBot:
             self.last_iteration_cost = self.fm_calls - before
         self.iterations = it
         self.root = root
+        self.kept = None
         self.total_fm_calls += self.fm_calls
         self.total_iterations += it
         best, best_key = None, None
@@ -112,7 +126,23 @@ class MCTSBot:
             key = (child.n, child.w / child.n, -i)
             if best_key is None or key > best_key:
                 best, best_key = a, key
-        return best if best is not None else legal[0]
+        if best is None:
+            best = legal[0]
+        elif p.reuse:
+            step = getattr(obs, "step", None)
+            if isinstance(step, int):
+                self.kept = (step + 1, root.children[best])
+        return best
+
+    def _kept_root(self, obs, seat: int) -> Node:
+        """The subtree kept from the seat's last decision when this one directly follows it
+        (`reuse`), else a fresh root."""
+        kept, self.kept = self.kept, None
+        if kept is not None and self.p.reuse and getattr(obs, "step", None) == kept[0] \
+                and kept[1].seat == seat:
+            self.reused += 1
+            return kept[1]
+        return Node(seat)
 
     def _descend(self, node: Node, state) -> list[Node]:
         """Selection and expansion in one world; returns the nodes visited below the root."""

@@ -54,6 +54,10 @@ class MCTSParams(RulesModel):
     # heuristic plus what the turn in progress still holds, by the greedy bot's estimates),
     # else the heuristic.
     leaf: Literal["evaluate", "game"] = "evaluate"
+    # Tree reuse: when the seat's next decision directly follows its own last one (no other
+    # decision in between: the state's `step` counter moved by one), the search starts from
+    # the subtree of the action it chose, keeping that subtree's visits (TAG's reuseTree).
+    reuse: bool = False
     source: str = "assumed"
 
 

@@ -176,3 +176,48 @@ def test_order_ranks_small_decisions_and_tries_the_best_first():
     seat = state.to_move()
     plain.decide(game.observe(state, seat), seat)
     assert plain.root.order is None     # order=0: no ranking below the threshold
+
+
+def _decide(bot, state):
+    a, legal = bot.decide(state.clone(), state.to_move())
+    state.apply_legal(a, legal)
+    return a
+
+
+def test_reuse_starts_from_the_subtree_of_the_seats_own_last_decision():
+    """`reuse`: one-seat Nim, where every decision follows the seat's own last one: the second
+    search starts from the chosen action's subtree, with its visits (TAG's reuseTree)."""
+    params = NIM_PARAMS.model_copy(update={"budget": 200, "reuse": True})
+    bot = MCTSBot(NIM, bot_rng(3, 0), params)
+    state = NimState([3, 4, 5], n=1)
+    _decide(bot, state)
+    step, kept = bot.kept
+    assert step == state.step and kept.n > 0 and kept.children
+    visits = kept.n
+    _decide(bot, state)
+    assert bot.reused == 1 and bot.root is kept and bot.root.n == visits
+    # Off (the default): every search starts afresh.
+    plain = MCTSBot(NIM, bot_rng(3, 0), params.model_copy(update={"reuse": False}))
+    state = NimState([3, 4, 5], n=1)
+    _decide(plain, state)
+    _decide(plain, state)
+    assert plain.kept is None and plain.reused == 0 and plain.root.n == 0
+
+
+def test_reuse_starts_afresh_when_another_seat_moved_in_between():
+    params = NIM_PARAMS.model_copy(update={"budget": 200, "reuse": True})
+    bot = MCTSBot(NIM, bot_rng(3, 0), params)
+    other = make_bot("greedy", NIM, bot_rng(3, 1))
+    state = NimState([3, 4, 5])
+    _decide(bot, state)
+    assert bot.kept is not None
+    _decide(other, state)
+    _decide(bot, state)
+    assert bot.reused == 0 and bot.root.n == 0
+
+
+def test_reuse_is_a_spec_override():
+    assert split_spec("mcts:50/reuse=true") == ("mcts", 50)
+    assert canonical_spec("mcts:50/reuse=false") == "mcts:50/reuse=False"
+    with pytest.raises(DelveError, match="reuse=maybe"):
+        canonical_spec("mcts:50/reuse=maybe")
