@@ -82,7 +82,12 @@ def canonical_spec(spec: str) -> str:
     name, budget, over = parse_spec(spec)
     if budget is None:
         return name
-    return "/".join([f"{name}:{budget}"] + [f"{k}={v}" for k, v in over.items()])
+    return "/".join([f"{name}:{budget}"] + [f"{k}={_text(v)}" for k, v in over.items()])
+
+
+def _text(value) -> str:
+    """An override as the spec writes it (booleans as true/false, which parse back)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 def bot_params(spec: str, game_id: str) -> MCTSParams:

@@ -218,6 +218,7 @@ def test_reuse_starts_afresh_when_another_seat_moved_in_between():
 
 def test_reuse_is_a_spec_override():
     assert split_spec("mcts:50/reuse=true") == ("mcts", 50)
-    assert canonical_spec("mcts:50/reuse=false") == "mcts:50/reuse=False"
+    assert canonical_spec("mcts:50/reuse=off") == "mcts:50/reuse=false"
+    assert canonical_spec(canonical_spec("mcts:50/reuse=1")) == "mcts:50/reuse=true"
     with pytest.raises(DelveError, match="reuse=maybe"):
         canonical_spec("mcts:50/reuse=maybe")
