@@ -117,14 +117,17 @@ def mcts_rate(game_id: str, budget: int, players: int = 4, seed: int = 0,
     return bot.total_iterations / wall, bot.total_fm_calls / wall
 
 
-def rung_game_s(game_id: str, spec: str, below: str, players: int = 4, seed: int = 0) -> float:
+def rung_game_s(game_id: str, spec: str, below: str, players: int = 4,
+                seed: int = 0) -> tuple[float, float]:
+    """(wall s, CPU s) of one game, `spec` in seat 0 against `below`: the CPU seconds are the
+    one-core figure a loaded machine cannot lower (the game runs in this one thread)."""
     game = get_game(game_id)
     rules = game.load_rules().model
     f = game.factions(rules)
     seats = [Seat(f[i % len(f)], spec if i == 0 else below) for i in range(players)]
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.thread_time()
     play_game(game, rules, seats, game_seed(seed, 0), log=True)
-    return time.perf_counter() - t0
+    return time.perf_counter() - t0, time.thread_time() - c0
 
 
 def report_search(game_ids: list[str], *, players: int, seed: int, budget: int, rungs: int,
@@ -144,6 +147,7 @@ def report_search(game_ids: list[str], *, players: int, seed: int, budget: int, 
              f"(determinisation, tree, rollouts, leaf heuristic)")
         names = ladder_rungs(budget, rungs)
         for k in range(1, len(names)):
-            secs = rung_game_s(gid, names[k], names[k - 1], p, seed)
-            echo(f"  one game, {names[k]} in seat 0 against {names[k - 1]}: {secs:7.2f} s")
+            secs, cpu = rung_game_s(gid, names[k], names[k - 1], p, seed)
+            echo(f"  one game, {names[k]} in seat 0 against {names[k - 1]}: {secs:7.2f} s "
+                 f"({cpu:.2f} s CPU)")
         echo("")

@@ -16,3 +16,4 @@ def test_search_section_reports_every_figure(cli):
     assert re.search(r"mcts:5:\s+\d+ iterations/s", out)
     assert "one game, greedy in seat 0 against random" in out
     assert "one game, mcts:5 in seat 0 against greedy" in out
+    assert re.search(r"one game, mcts:5 in seat 0 against greedy:\s+[\d.]+ s \([\d.]+ s CPU\)", out)
