@@ -168,3 +168,15 @@ def test_worlds_equal_the_worlds_of_the_plain_shuffle(monkeypatch):
         world = determinize.determinize(game.observe(s, seat), seat, rng)
         assert first_difference(fast[i][0], world) is None
         assert fast[i][0].rng_seed == world.rng_seed and fast[i][1] == rng.random()
+
+
+@pytest.mark.parametrize("sets", VARIANTS + [("modules.corp_locations=true",)])
+def test_space_of_kind_is_the_first_space_of_that_kind(sets):
+    """The remembered starting-player and loan locations = the first trade space of that
+    kind in the rules' order (what a scan of the spaces finds)."""
+    from engine.games.underhaven import corp, trade
+    s = next(_states(sets, games=1))
+    for kind, found in (("first_player", trade.first_player_space(s)),
+                        ("loan", corp._loan_space(s))):
+        assert found == next((sid for sid, sp in s.st.spaces.items() if sp.kind == kind), None)
+    assert trade.first_player_space(s) is not None

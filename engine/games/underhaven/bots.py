@@ -167,7 +167,10 @@ def end_points(s, seat: int) -> int:
     key = (seat, s.n, tuple(p.cubes), tuple(p.bought), len(p.perm), tuple(p.loans), p.corp)
     board = table.get(key)
     if board is None:
-        parts = scoring.end_breakdown(s, seat)
+        maj = table.get("majorities")    # the board's step 2, for every seat
+        if maj is None:
+            maj = table["majorities"] = scoring.board_majorities(s)
+        parts = scoring.end_breakdown(s, seat, maj)
         board = table[key] = sum(parts.values()) - parts["end_resources"]
     return board + scoring.resources_rep(p.resources_total(), s.rules.game.resources_per_rep)
 
