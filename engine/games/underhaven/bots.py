@@ -59,20 +59,56 @@ def tg_value(s) -> float:
 
 
 def goods_value(s, g) -> float:
+    """What a Goods bundle is worth with the rounds left (`_goods_value`), remembered per
+    bundle and rounds left (bundles are frozen rules data; the entry holds the bundle, so its
+    id stays its own)."""
+    key = (id(g), s.die_left)
+    hit = _GOODS.get(key)
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    v = _goods_value(s, g)
+    if len(_GOODS) >= 20_000:
+        _GOODS.clear()
+    _GOODS[key] = (g, v)
+    return v
+
+
+def _goods_value(s, g) -> float:
     tv, pv, gv, ev = _values(s)
     return ((g.money + g.food + g.material) * tv + g.pt * pv + g.tg * gv + g.energy * ev
             + g.morale * MORALE_VALUE + g.rep)
 
 
-def _building_value(s, seat: int, sp: int, rounds: int) -> float:
-    bd = s.st.b[s.bld[sp]]
+_GOODS: dict = {}
+
+
+def _building_worth(s, bid: str, done: bool, rounds: int) -> float:
+    """What a seat's building `bid` (finished or not) is worth with `rounds` left
+    (`_plain_building_value`): a function of those three only, so remembered by them."""
+    st = s.st
+    memo = _WORTH.get(id(st))
+    if memo is None or memo[0] is not st:
+        if len(_WORTH) >= 16:
+            _WORTH.clear()
+        memo = _WORTH[id(st)] = (st, {})
+    key = (bid, done, rounds)
+    v = memo[1].get(key)
+    if v is None:
+        v = memo[1][key] = _plain_building_value(s, st.b[bid], done, rounds)
+    return v
+
+
+_WORTH: dict = {}
+
+
+def _plain_building_value(s, bd, done: bool, rounds: int) -> float:
     v = 0.0
     if bd.activation in ACT_KINDS or bd.activation == "trade":
         per = goods_value(s, bd.gain)    # staffing adds 0.25 more (worker_terms)
         v += per * rounds * (0.2 if bd.needs_worker else 0.45)
     if bd.move_bonus:
         v += 0.3 * bd.move_bonus * rounds
-    if not s.done[sp]:
+    if not done:
         v += bd.rep + bd.units * WORKER_VALUE + bd.specialist_gain * 4.0
         if bd.free_arrangement:
             v += 0.5 * rounds
@@ -88,9 +124,9 @@ def evaluate(s, seat: int) -> float:
     v += min(p.morale, 5) * MORALE_VALUE
     v += (len(p.workers) * WORKER_VALUE + p.consultants * CONSULTANT_VALUE) * min(1.0, rounds / 4)
     v += len(p.bought) * 0.8 * min(1.0, rounds / 3)
-    for sp, o in enumerate(s.owner):
-        if o == seat:
-            v += _building_value(s, seat, sp, rounds)
+    bld, done = s.bld, s.done
+    for sp in s.owned(seat):             # the seat's spaces in space order
+        v += _building_worth(s, bld[sp], done[sp], rounds)
     if p.owed is not None:               # the first Construction Molds build, not yet paid
         v -= (p.owed[0] + p.owed[1] + p.owed[2]) * track_value(s) + p.owed[3] * pt_value(s)
     if rounds > 1:
@@ -110,17 +146,32 @@ def end_points(s, seat: int) -> int:
     if memo is None or memo[0] is not st:
         if len(_END) >= 16:
             _END.clear()
-        memo = _END[id(st)] = (st, {})
-    table = memo[1]
-    key = (seat, s.n, tuple(s.owner), tuple(s.terr), tuple(s.bld), tuple(s.gap.items()),
-           tuple(p.cubes), tuple(p.bought), len(p.perm), tuple(p.loans), p.corp)
+        memo = _END[id(st)] = [st, {}, None]
+    # The board (buildings, terrains, tiles) -> its seats' answers; the last board asked for
+    # is kept as lists to compare with, so asking again (every seat at a search leaf) does not
+    # build and hash its key again.
+    gap = tuple(s.gap.items())
+    last = memo[2]
+    if last is not None and last[3] == gap and last[0] == s.owner and last[2] == s.bld \
+            and last[1] == s.terr:
+        table = last[4]
+    else:
+        boards = memo[1]
+        bkey = (tuple(s.owner), tuple(s.terr), tuple(s.bld), gap)
+        table = boards.get(bkey)
+        if table is None:
+            if len(boards) >= 20_000:
+                boards.clear()
+            table = boards[bkey] = {}
+        memo[2] = (s.owner.copy(), s.terr.copy(), s.bld.copy(), gap, table)
+    key = (seat, s.n, tuple(p.cubes), tuple(p.bought), len(p.perm), tuple(p.loans), p.corp)
     board = table.get(key)
     if board is None:
-        parts = scoring.end_breakdown(s, seat)
-        board = sum(parts.values()) - parts["end_resources"]
-        if len(table) >= 50_000:
-            table.clear()
-        table[key] = board
+        maj = table.get("majorities")    # the board's step 2, for every seat
+        if maj is None:
+            maj = table["majorities"] = scoring.board_majorities(s)
+        parts = scoring.end_breakdown(s, seat, maj)
+        board = table[key] = sum(parts.values()) - parts["end_resources"]
     return board + scoring.resources_rep(p.resources_total(), s.rules.game.resources_per_rep)
 
 
@@ -180,9 +231,23 @@ def _site_value(s, p, cell: int) -> float:
 
 # ---------------------------------------------------------------- order estimates
 def order_value(s, p, order, cache: dict | None = None) -> float:
+    """What carrying out `order` now is worth to `p`.  Every kind but a gain reads only the
+    kind (not the order's other fields), so with `cache` (one state, one seat) each kind is
+    valued once (`_order_value`)."""
     kind = order.kind
     if kind == "gain":
         return goods_value(s, order.gain)
+    if cache is None:
+        return _order_value(s, p, order, None)
+    key = ("order", kind)
+    v = cache.get(key)
+    if v is None:
+        v = cache[key] = _order_value(s, p, order, cache)
+    return v
+
+
+def _order_value(s, p, order, cache: dict | None) -> float:
+    kind = order.kind
     if kind == "move":
         geo = s.st.geo
         idle = sum(1 for c in p.workers
@@ -250,8 +315,8 @@ def corp_value(s, p, cache: dict | None = None) -> float:
 
 def _automatic_value(s, p, kind: str) -> float:
     v = 0.0
-    for sp, o in enumerate(s.owner):
-        if o == p.seat and s.done[sp]:
+    for sp in s.owned(p.seat):           # the seat's spaces in space order
+        if s.done[sp]:
             bd = s.st.b[s.bld[sp]]
             if bd.activation == kind and not bd.needs_worker:
                 v += goods_value(s, bd.gain)

@@ -64,13 +64,18 @@ def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, 
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
     n = len(colours)
     best = [None]
+    payable: dict[tuple[int, int], bool] = {}   # (money, pt owed) -> the build is payable
 
     def go(i, money, pt, pros, used, skip, free):
         if best[0] is not None and pros >= best[0]:
             return
         if i == n:
-            cost = _merge(_build_cost(s, p, bd, money, pt), owed)
-            if s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None:
+            ok = payable.get((money, pt))
+            if ok is None:
+                cost = _merge(_build_cost(s, p, bd, money, pt), owed)
+                ok = payable[money, pt] = \
+                    s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
+            if ok:
                 best[0] = pros
             return
         for src, arg, m, t in source_options(s, p, colours[i], used, skip):

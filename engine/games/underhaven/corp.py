@@ -29,7 +29,8 @@ def _corp_space_ok(s, p, sp) -> bool:
 
 
 def _loan_space(s):
-    return next((sid for sid, sp in s.st.spaces.items() if sp.kind == "loan"), None)
+    """The Coward's Loan location: the first trade space of kind "loan"."""
+    return s.st.space_of_kind.get("loan")
 
 
 def loan_options(s, p) -> list[tuple]:

@@ -13,9 +13,29 @@ reshuffles: `seed_chance`, built only if the world draws), so the future is samp
 
 from __future__ import annotations
 
+import random
+
+
+def shuffle(rng, x: list) -> None:
+    """`rng.shuffle(x)`, the same draws and the same order (CPython's `Random.shuffle` with
+    its `_randbelow_with_getrandbits` written out, without two calls per card); any other
+    kind of stream shuffles itself.  tests/bots/test_underhaven_search_speed.py checks it
+    against `Random.shuffle`."""
+    if type(rng) is not random.Random:
+        rng.shuffle(x)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(x) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        x[i], x[j] = x[j], x[i]
+
 
 def _deal(rng, pool: list, sizes: list[int]) -> tuple[list[list], list]:
-    rng.shuffle(pool)
+    shuffle(rng, pool)
     out, k = [], 0
     for m in sizes:
         out.append(pool[k:k + m])
@@ -29,7 +49,7 @@ def determinize(obs, seat: int, rng):
     hidden = [o for o, t in enumerate(w.tile) if t >= 0 and not w.explored[o]]
     if hidden:
         pool = [w.tile[o] for o in hidden] + list(w.box)
-        rng.shuffle(pool)
+        shuffle(rng, pool)
         for o, t in zip(hidden, pool):
             w.tile[o] = t
         w.box = pool[len(hidden):]
@@ -38,7 +58,7 @@ def determinize(obs, seat: int, rng):
     unplaced = [i for i in range(w.n) if i != seat and w.start_tile[i] not in placed]
     if len(unplaced) > 1:
         tiles = [w.start_tile[i] for i in unplaced]
-        rng.shuffle(tiles)
+        shuffle(rng, tiles)
         for i, t in zip(unplaced, tiles):
             w.start_tile[i] = t
     # Starting cards dealt to others (not returned yet) and the starting-card deck.
@@ -49,10 +69,10 @@ def determinize(obs, seat: int, rng):
         for i, h in zip(pending, hands):
             w.dealt[i] = tuple(h)
     elif len(w.start_card_deck) > 1:
-        rng.shuffle(w.start_card_deck)
+        shuffle(rng, w.start_card_deck)
     # Face-down decks (the activation deck holds the cards others drew unseen).
-    rng.shuffle(w.mission_deck)
-    rng.shuffle(w.card_deck)
-    rng.shuffle(w.start_bld_pool)
+    shuffle(rng, w.mission_deck)
+    shuffle(rng, w.card_deck)
+    shuffle(rng, w.start_bld_pool)
     w.seed_chance(rng.getrandbits(64))   # random.Random(seed), built at its first draw
     return w

@@ -3,6 +3,8 @@ and the clean-up refill of the face-up missions and the activation card market."
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from . import scoring
 
 
@@ -16,12 +18,14 @@ def claim_missions(s, p) -> None:
     equal to this one (compared by value) are not checked again (`mission_memo`)."""
     mine = s.owned(p.seat)
     terr = s.terr
-    board = (mine, [terr[x] for x in mine], s.gap)
     seen = s.mission_memo.get(p.seat)
-    same = seen is not None and seen[0] == board
+    # the same board: the same spaces, the same terrains on them, the same tiles
+    same = seen is not None and seen[0][0] == mine and seen[0][2] == s.gap \
+        and seen[0][1] == [terr[x] for x in mine]
     known = seen[1] if same else frozenset()
     if known.issuperset(s.missions) and known.issuperset(p.held):   # (None: an empty slot)
         return
+    board = (mine, [terr[x] for x in mine], s.gap)
     unfulfilled = set()
     for i, mid in [(i, mid) for i, mid in enumerate(s.missions)] + [(-1, h) for h in p.held]:
         if mid is None or mid in known:
@@ -129,7 +133,8 @@ def layout_done(s, seat: int, pattern, mine: list[int]) -> bool:
     """Mission layouts on the octagon grid: each terrain cell needs one of the seat's
     buildings of that terrain on that octagon ("any": any of its buildings), "-" an octagon
     between with no requirement, and a whole row or column of "gap" cells "means another
-    octagon must be between (1 or more)"; any orientation or mirror."""
+    octagon must be between (1 or more)"; any orientation or mirror (`layout_shapes`: every
+    way to lay the pattern, worked out once per pattern and grid)."""
     cols = s.st.board.columns
     lines = s.st.geo.n_oct // cols
     terr = s.terr
@@ -138,6 +143,24 @@ def layout_done(s, seat: int, pattern, mine: list[int]) -> bool:
         o = sp >> 2
         have["any"].add(o)
         have.setdefault(terr[sp], set()).add(o)
+    for offs in layout_shapes(pattern, lines, cols):
+        x0, r0, c0 = offs[0]
+        for o in have.get(x0, ()):
+            l, c = divmod(o, cols)
+            if all(0 <= l - r0 + r < lines and 0 <= c - c0 + cc < cols
+                   and ((l - r0 + r) * cols + c - c0 + cc) in have.get(x, ())
+                   for x, r, cc in offs[1:]):
+                return True
+    return False
+
+
+@lru_cache(maxsize=256)
+def layout_shapes(pattern, lines: int, cols: int) -> tuple[tuple[tuple[str, int, int], ...], ...]:
+    """Every way to lay a layout pattern on a grid of `lines` x `cols` octagons: for each
+    orientation or mirror and each lengthening of its gap rows and columns (each gap run
+    stands for 1 or more octagons, all runs together at most the grid), the pattern's
+    terrain cells as (terrain, row, column) offsets, in pattern order."""
+    out = []
     for pat in orientations(pattern):
         R, C = len(pat), len(pat[0])
         grow = {i for i in range(R) if all(x == "gap" for x in pat[i])}
@@ -152,16 +175,9 @@ def layout_done(s, seat: int, pattern, mine: list[int]) -> bool:
         n_cr = max(col_run, default=-1) + 1
         for extra_r in _extras(n_rr, lines):
             for extra_c in _extras(n_cr, cols):
-                offs = [(x, i + sum(extra_r[:rrun[i] + 1]), c + sum(extra_c[:crun[c] + 1]))
-                        for x, i, c in cells]
-                x0, r0, c0 = offs[0]
-                for o in have.get(x0, ()):
-                    l, c = divmod(o, cols)
-                    if all(0 <= l - r0 + r < lines and 0 <= c - c0 + cc < cols
-                           and ((l - r0 + r) * cols + c - c0 + cc) in have.get(x, ())
-                           for x, r, cc in offs[1:]):
-                        return True
-    return False
+                out.append(tuple((x, i + sum(extra_r[:rrun[i] + 1]),
+                                  c + sum(extra_c[:crun[c] + 1])) for x, i, c in cells))
+    return tuple(out)
 
 
 def _extras(n_runs: int, limit: int):

@@ -113,18 +113,25 @@ def _trapezoids(s, seat: int) -> dict:
     return {t.id: t for t in corp.trapezoids}
 
 
-def end_breakdown(s, seat: int) -> dict[str, int]:
-    """The end-scoring steps 1-6 for one seat, as they would score now."""
+def board_majorities(s) -> list[int]:
+    """Step 2 for every seat: the octagons where it owns strictly more buildings than anyone
+    else (only the octagons with buildings can be majorities)."""
+    counts: dict[int, list[int]] = {}
+    for sp, o in enumerate(s.owner):
+        if o >= 0:
+            counts.setdefault(sp >> 2, [0] * s.n)[o] += 1
+    return majorities(list(counts.values())) if counts else [0] * s.n
+
+
+def end_breakdown(s, seat: int, maj: list[int] | None = None) -> dict[str, int]:
+    """The end-scoring steps 1-6 for one seat, as they would score now (`maj`: the board's
+    `board_majorities`, when already counted)."""
     g = s.rules.game
     p = s.players[seat]
     geo = s.st.geo
     unlocked = len(p.perm)
     out = {"end_specialists": specialists_rep(unlocked, g.specialist_rep, g.specialist_rep_max)}
-    counts: dict[int, list[int]] = {}    # only the octagons with buildings can be majorities
-    for sp, o in enumerate(s.owner):
-        if o >= 0:
-            counts.setdefault(sp >> 2, [0] * s.n)[o] += 1
-    n_maj = majorities(list(counts.values()))[seat] if counts else 0
+    n_maj = (board_majorities(s) if maj is None else maj)[seat]
     out["end_majorities"] = n_maj * g.majority_rep
     traps = _trapezoids(s, seat)
     trap_gaps = {gc: tid for gc, (tid, owner, _sp) in s.gap.items() if owner == seat and tid in traps}

@@ -74,7 +74,8 @@ class Static:
 
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
                  "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
-                 "tunnel_ids", "touching", "social", "for_terrain", "starting_ids")
+                 "tunnel_ids", "touching", "social", "for_terrain", "starting_ids",
+                 "space_of_kind")
 
     def __init__(self, rules, key):
         n, map_id = key
@@ -112,6 +113,10 @@ class Static:
         self.spaces = {t.id: t for t in rules.trade_spaces
                        if t.module == "basic" or (t.module == "energy" and mods.energy)
                        or (t.module == "corp_locations" and mods.corp_locations)}
+        # kind -> the first trade space of that kind (the starting-player location, the loan)
+        self.space_of_kind: dict[str, str] = {}
+        for sid, sp in self.spaces.items():
+            self.space_of_kind.setdefault(sp.kind, sid)
         self.missions = {m.id: m for m in rules.missions}
         self.colour_corp = {c.colour: cid for cid, c in rules.corporations.items()}
         self.social = {bid for bid, bd in self.b.items() if bd.activation == "consultant"}

@@ -14,6 +14,9 @@ from .describe import describe
 from .payment import gain_track
 
 
+_ABILITY_VALUES: dict = {}    # id(rules) -> (rules, ability id -> value)
+
+
 class Player:
     """One corporation's board, meeting room and supply."""
 
@@ -234,10 +237,18 @@ class UnderhavenState(FrameMachine):
             p.energy += amount + (1 if bonus else 0)
 
     def ability_value(self, aid: str) -> int:
-        for a in self.rules.abilities:
-            if a.id == aid:
-                return a.value
-        return 0
+        """The value of special ability `aid` in the rules (the first listed with that id;
+        0 if none), from a table built once per rules object."""
+        rules = self.rules
+        memo = _ABILITY_VALUES.get(id(rules))
+        if memo is None or memo[0] is not rules:
+            table: dict[str, int] = {}
+            for a in rules.abilities:
+                table.setdefault(a.id, a.value)
+            if len(_ABILITY_VALUES) >= 16:
+                _ABILITY_VALUES.clear()
+            memo = _ABILITY_VALUES[id(rules)] = (rules, table)
+        return memo[1].get(aid, 0)
 
     def neighbours(self, cell: int):
         """Touching cells, and the spaces a tile in this space's gap connects it to (a tile

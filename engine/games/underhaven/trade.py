@@ -24,7 +24,8 @@ def _space_ok(s, p, sp) -> bool:
 
 
 def first_player_space(s) -> str | None:
-    return next((sid for sid, sp in s.st.spaces.items() if sp.kind == "first_player"), None)
+    """The starting-player location: the first trade space of kind "first_player"."""
+    return s.st.space_of_kind.get("first_player")
 
 
 def can_trade(s, p, sp) -> bool:
