@@ -11,6 +11,9 @@ class RandomBot:
 
     name = "random"
     legal_only = True
+    # `pick(actions)` is `actions[self.rng.randrange(len(actions))]`, one draw: a game offering
+    # `sample_legal(rng)` (the same draw without listing every option) may pick for it.
+    uniform = True
 
     def __init__(self, game, rng):
         self.game = game

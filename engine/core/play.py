@@ -39,10 +39,17 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
     # list `legal_actions()` just returned for this decision.
     apply_legal = getattr(state, "apply_legal", None)
+    # Optional protocol speed-up: `sample_legal(rng)` = `legal[rng.randrange(len(legal))]` for
+    # `legal = legal_actions()` (the same draw, the same action), without listing every option.
+    # A bot declaring `uniform` picks exactly that way from its `rng` (the random bot).
+    sample = getattr(state, "sample_legal", None) if apply_legal is not None else None
     while not state.is_over():
         seat = state.to_move()
         bot = bots[seat]
-        if getattr(bot, "legal_only", False):  # needs only its seat's legal decisions
+        if sample is not None and getattr(bot, "uniform", False):
+            action = sample(bot.rng)
+            apply_legal(action, (action,))  # drawn from the legal list: checked against it
+        elif getattr(bot, "legal_only", False):  # needs only its seat's legal decisions
             actions = state.legal_actions()
             if apply_legal is not None:  # the game checks legality against this same list
                 apply_legal(bot.pick(actions), actions)

@@ -206,6 +206,43 @@ class MaskTable:
             hit |= self.words[k] & np.uint64((mask >> 64 * k) & _WORD)
         return hit != 0
 
+    def first_gains(self, target: int, keep: int, avoid: int = 0) -> np.ndarray:
+        """The positions (ascending) of the first mask of each distinct gain `mask & keep`,
+        among the masks that share a space with `target` and none with `avoid`: the plain
+
+            seen = {}
+            for i, m in enumerate(masks):
+                if m & target and not m & avoid:
+                    seen.setdefault(m & keep, i)
+            sorted(seen.values())
+
+        done on the numpy columns (a gain is compared word by word; a stable sort keeps the
+        first position of each equal gain).  A gain may be 0 only if `target` has a space
+        outside `keep`."""
+        words = self.words
+        hit = words[0] & np.uint64(target & _WORD)
+        for k in range(1, len(words)):
+            hit |= words[k] & np.uint64((target >> 64 * k) & _WORD)
+        pick = hit != 0
+        if avoid:
+            pick &= ~self.touching(avoid)
+        idx = np.flatnonzero(pick)
+        if len(idx) < 2:
+            return idx
+        gains = [words[k][idx] & np.uint64((keep >> 64 * k) & _WORD) for k in range(len(words))]
+        if len(gains) == 1:
+            _, first = np.unique(gains[0], return_index=True)   # stable: the first of each
+        else:
+            order = np.lexsort(gains[::-1])          # stable, by every word
+            new = np.zeros(len(order), dtype=bool)
+            new[0] = True
+            for g in gains:
+                g = g[order]
+                new[1:] |= g[1:] != g[:-1]
+            first = order[new]                       # the first position of each gain
+        first.sort()
+        return idx[first]
+
 
 _WORD = (1 << 64) - 1
 # The shared identity cache (it holds each tuple, so an id is never reused for another).

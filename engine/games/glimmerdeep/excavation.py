@@ -75,25 +75,37 @@ def dig_options(s, p: Player, masks) -> list[tuple]:
     switch `game.shapes_skip_unexcavatable` off it may not touch them.
 
     The placements never hold the map's blocked spaces (board.placements_of drops them).  The
-    tests run on all placements at once (numpy); the selected placements keep their order, so
-    the options keep theirs (first placement gaining each set of spaces).  The last answer per
+    options keep the order of their first placement (`dig_gains`).  The last answer per
     shape is remembered (a bot that looks before it moves asks twice)."""
+    table, keep, firsts, known, key = dig_gains(s, p, masks)
+    if known is not None:
+        return list(known)
+    objects = table.masks
+    opts = [("dig", objects[i] & keep) for i in firsts.tolist()]
+    table.last = (key, tuple(opts))  # a copy: callers extend their list
+    return opts
+
+
+def dig_gains(s, p: Player, masks):
+    """(table, keep, firsts, known, key): the options of `dig_options` are `("dig", masks[i] &
+    keep)` for `i` in `firsts`, in that order, where `firsts` are the positions of the first
+    placement gaining each distinct set of new spaces among those that qualify
+    (`MaskTable.first_gains`).  A placement qualifies when it covers a frontier space
+    (reachable, not excavated, not forbidden, not blocked), i.e. when its new spaces include
+    one in the reach, so no gain is empty.  `known` is the remembered tuple of options when
+    the table last answered the same question `key` (the excavated, forbidden and reachable
+    spaces; then `firsts` is None), else None."""
     extra = s.hooks[p.seat].forbidden(s, p)
     reach = s.reach(p)
     table = placement_table(masks)
-    inputs = (p.exc, extra, reach)
-    last = table.last  # read once: the table may be shared by threads
-    if last[0] == inputs:
-        return list(last[1])
     keep = ~p.exc & ~extra
-    pick = table.touching(reach & keep & ~s.static.board.blocked)
-    if extra and not s.static.skip:
-        pick &= ~table.touching(extra)
-    news = dict.fromkeys((table.objects[pick] & keep).tolist())
-    news.pop(0, None)
-    opts = [("dig", new) for new in news]
-    table.last = (inputs, tuple(opts))  # a copy: callers extend their list
-    return opts
+    key = (p.exc, extra, reach)
+    last = table.last  # read once: the table may be shared by threads
+    if last[0] == key:
+        return table, keep, None, last[1], key
+    avoid = extra if extra and not s.static.skip else 0
+    firsts = table.first_gains(reach & keep & ~s.static.board.blocked, keep, avoid)
+    return table, keep, firsts, None, key
 
 
 def l_excavate(s, frame):
@@ -108,6 +120,25 @@ def l_excavate(s, frame):
         opts.extend(hook.anytime_extras(s, p))
     opts.append(("skip",))
     return opts
+
+
+def s_excavate(s, frame, rng):
+    """`legal = l_excavate(s, frame); legal[rng.randrange(len(legal))]` without listing the
+    dig options: they are counted (`dig_gains`) and only the one drawn is built; the same single
+    draw from `rng`, the same action.  None, before drawing anything, where a faction's other
+    shapes merge into the card's options (`alt_shapes`): then the caller lists them."""
+    p = s.players[frame[1]]
+    hook = s.hooks[p.seat]
+    if hook.alt_shapes(s, p, frame[2], frame[3]):
+        return None
+    table, keep, firsts, known, _key = dig_gains(s, p, s.static.placements[frame[2]])
+    n_dig = len(known) if known is not None else len(firsts)
+    extras = hook.anytime_extras(s, p) if frame[3] == "card" else []
+    k = rng.randrange(n_dig + len(extras) + 1)     # the digs, the extras, then ("skip",)
+    if k < n_dig:
+        return known[k] if known is not None else ("dig", table.masks[firsts[k]] & keep)
+    k -= n_dig
+    return extras[k] if k < len(extras) else ("skip",)
 
 
 def a_excavate(s, frame, action):
@@ -138,3 +169,4 @@ a_space = a_excavate
 LEGAL = {"excavate": l_excavate, "space": l_space}
 APPLY = {"excavate": a_excavate, "space": a_space}
 TASKS = {"flip": t_flip, "excavation_end": t_excavation_end}
+SAMPLE = {"excavate": s_excavate}

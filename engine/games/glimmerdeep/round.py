@@ -57,6 +57,20 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
     def describe(self, action) -> tuple[str, str, int | None]:
         return describe(self, action)
 
+    def sample_legal(self, rng):
+        """`legal = self.legal_actions(); return legal[rng.randrange(len(legal))]`: the same
+        single draw from `rng` and the same action (what a uniform random bot picks), where a
+        decision can count its options and build only the one drawn (`SAMPLE`: an excavation
+        card's ~125 placements); any other decision lists its options as usual."""
+        frame = self.stack[-1]
+        sample = SAMPLE.get(frame[0])
+        if sample is not None:
+            action = sample(self, frame, rng)
+            if action is not None:
+                return action
+        legal = self.LEGAL[frame[0]](self, frame)
+        return legal[rng.randrange(len(legal))]
+
     # ------------------------------------------------------------------ agenda
     def _start_round(self) -> None:
         order = self.turn_order()
@@ -134,5 +148,7 @@ TASKS = {"round_start": t_round_start, **excavation.TASKS, **construction.TASKS,
          "round_end": t_round_end}
 GlimmerdeepState.LEGAL = {**excavation.LEGAL, **construction.LEGAL, **production.LEGAL,
                           **traits.LEGAL}
+# Decisions that can draw a uniform random option without listing them all (sample_legal).
+SAMPLE = {**excavation.SAMPLE}
 GlimmerdeepState.APPLY = {**excavation.APPLY, **construction.APPLY, **production.APPLY,
                           **traits.APPLY}

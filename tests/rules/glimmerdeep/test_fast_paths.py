@@ -84,3 +84,42 @@ def test_fast_options_equal_the_plain_reading(first, skip):
             acts = s.legal_actions()
             s.apply(acts[rng.randrange(len(acts))])
     assert checked["dig"] > 50 and checked["sites"] > 20
+
+
+@pytest.mark.parametrize("first,skip", [(0, True), (3, True), (6, True), (1, False)])
+def test_sample_legal_is_the_random_pick_from_the_legal_list(first, skip):
+    """`sample_legal(rng)` (the random bot's fast path: an excavation card's options counted,
+    only the one drawn built) gives `legal[rng.randrange(len(legal))]` for the plain legal list
+    and leaves `rng` where that draw leaves it, at every decision of random games on every map
+    and faction (traits and "at any time" abilities included)."""
+    g = get_game("glimmerdeep")
+    rules = g.load_rules(sets=[f"game.shapes_skip_unexcavatable={str(skip).lower()}"]).model
+    facs = sorted(rules.factions)
+    maps = [m.id for m in rules.maps]
+    sampled = 0
+    for i in range(first, first + 2):
+        seats = [Seat(facs[(i + k) % len(facs)], "random") for k in range(4)]
+        s = g.new_game(rules, seats, 777 + i, map=maps[i % len(maps)])
+        rng = random.Random(i)
+        while not s.is_over():
+            frame = s.stack[-1]
+            p = s.players[frame[1]]
+            draws = []
+            for _ in range(2):   # before the options are listed, then from the remembered ones
+                mine = random.Random()
+                mine.setstate(rng.getstate())
+                draws.append((s.sample_legal(mine), mine.getstate()))
+                legal = s.legal_actions()
+            plain = random.Random()
+            plain.setstate(rng.getstate())
+            want = (legal[plain.randrange(len(legal))], plain.getstate())
+            assert draws == [want, want]
+            if frame[0] == "excavate":   # the plain reading of the options, as above
+                opts = plain_dig_options(s, p, s.static.placements[frame[2]])
+                alts = s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])
+                if not alts:
+                    extras = s.hooks[p.seat].anytime_extras(s, p) if frame[3] == "card" else []
+                    assert legal == opts + extras + [("skip",)]
+                    sampled += 1
+            s.apply(legal[rng.randrange(len(legal))])
+    assert sampled > 50
