@@ -223,10 +223,9 @@ class MaskTable:
         hit = words[0] & np.uint64(target & _WORD)
         for k in range(1, len(words)):
             hit |= words[k] & np.uint64((target >> 64 * k) & _WORD)
-        pick = hit != 0
         if avoid:
-            pick &= ~self.touching(avoid)
-        idx = np.flatnonzero(pick)
+            hit[self.touching(avoid)] = 0
+        idx = hit.nonzero()[0]
         if len(idx) < 2:
             return idx
         gains = [words[k][idx] & np.uint64((keep >> 64 * k) & _WORD) for k in range(len(words))]
@@ -234,11 +233,14 @@ class MaskTable:
             _, first = np.unique(gains[0], return_index=True)   # stable: the first of each
         else:
             order = np.lexsort(gains[::-1])          # stable, by every word
-            new = np.zeros(len(order), dtype=bool)
+            new = np.empty(len(order), dtype=bool)
             new[0] = True
-            for g in gains:
+            for k, g in enumerate(gains):
                 g = g[order]
-                new[1:] |= g[1:] != g[:-1]
+                if k == 0:
+                    np.not_equal(g[1:], g[:-1], out=new[1:])
+                else:
+                    new[1:] |= g[1:] != g[:-1]
             first = order[new]                       # the first position of each gain
         first.sort()
         return idx[first]

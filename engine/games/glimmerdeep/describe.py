@@ -10,12 +10,22 @@ def describe(s, action, frame=None) -> tuple[str, str, int | None]:
     frame = frame or (s.stack[-1] if s.stack else ("", -1))
     kind = action[0]
     board = s.static.board
-    if kind == "dig":
-        cells = list(bits(action[1]))
+    if kind == "dig":   # the spaces' labels, lowest space first (`bits`, inlined)
+        labels = s.static.labels
+        mask = action[1]
+        if not mask:
+            raise ValueError("a dig of no space")
+        low = mask & -mask
+        first = low.bit_length() - 1
+        names = [labels[first]]
+        mask ^= low
+        while mask:
+            low = mask & -mask
+            names.append(labels[low.bit_length() - 1])
+            mask ^= low
         what = frame[2] if len(frame) > 2 else ""
         name = "excavate" if frame[0] == "excavate" else "excavate_space"
-        labels = s.static.labels
-        return name, f"{what} " + " ".join([labels[c] for c in cells]), cells[0]
+        return name, f"{what} " + " ".join(names), first
     if kind == "skip":
         return "skip", str(frame[2]) if len(frame) > 2 else "", None
     if kind == "build":
