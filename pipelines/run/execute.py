@@ -455,10 +455,13 @@ def _chain(exc: BaseException):
         exc = exc.__cause__ or exc.__context__
 
 
-# The writer.  A write transaction has a fixed cost (open the file: a new DuckDB instance,
-# about 10 ms of CPU; commit with its checkpoint; close) and DuckDB stores rows more cheaply
-# in large transactions than in small ones (whole row groups of 122,880 rows instead of small
-# ones that later checkpoints merge again), so the parent writes what has arrived:
+# The writer.  A write transaction has a large fixed cost, most of a write's cost in a run of
+# a few thousand games (PERFORMANCE.md, "The writer, third pass": about 0.1-0.2 s of CPU on a
+# quiet machine: the aggregates' ten statements, planned anew each time, 40-80 ms; the eleven
+# aggregate tables at the commit's checkpoint, 35-55 ms; attaching the file, 5 ms) and DuckDB
+# stores rows more cheaply in large transactions than in small ones (its vacuum rewrites the
+# table's last partial row group of 122,880 rows at every checkpoint), so the parent writes
+# what has arrived:
 # - at most every `flush_s` and at least long enough after the last write for writing to stay
 #   near WRITER_SHARE of the wall time, but never more than MAX_FLUSH_S after it, so readers
 #   see progress;
@@ -468,7 +471,7 @@ def _chain(exc: BaseException):
 #   small: see `chunk_sizes`) instead of following them while the cores idle;
 # - the last write holds only the last chunks and also marks the run done (one transaction).
 # `flush_s=0` writes every chunk as soon as it arrives.
-WRITER_SHARE = 0.04
+WRITER_SHARE = 0.02   # per write: with the first and the last writes the run stays near 4%
 MAX_FLUSH_S = 5.0
 WRITE_S_PER_GAME = 0.002   # the estimate before the first write has measured it
 

@@ -76,6 +76,75 @@ def retrying_connect(path: str, *, read_only: bool, timeout: float) -> duckdb.Du
         delay = min(delay * 1.6, 0.1)
 
 
+#: The name the writer's instance gives the attached file (its default catalog while attached).
+WRITE_ALIAS = "delve_db"
+
+
+class WriterInstance:
+    """The writer's DuckDB instance, kept between writes *without* the file: an in-memory
+    instance with `WRITE_CONFIG` that attaches the file for one write transaction and detaches
+    it after (`attach` / `detach`), which closes the file and releases its lock exactly as
+    closing a connection did.  Creating a DuckDB instance costs about 25-30 ms of CPU per
+    write (buffer manager, catalog, settings); attaching the file 5 ms (PERFORMANCE.md, "The
+    writer, third pass").  Each write gets its own connection (`cursor`), so its temporary
+    tables and registered Arrow views end with it, and the heartbeat thread can write
+    through the same instance (the store's lock serializes them).
+
+    A fatal DuckDB error (a checkpoint that cannot be written: disk full) invalidates the whole
+    instance: `discard` drops it and the next write starts a new one."""
+
+    def __init__(self):
+        self._root: duckdb.DuckDBPyConnection | None = None
+
+    def _instance(self) -> duckdb.DuckDBPyConnection:
+        if self._root is None:
+            self._root = duckdb.connect(":memory:", config=WRITE_CONFIG)
+        return self._root
+
+    def attach(self, path: str, *, timeout: float) -> duckdb.DuckDBPyConnection:
+        """A connection with `path` attached read-write and in use, retrying for `timeout`
+        seconds while another process holds the file; then the lock error is raised."""
+        deadline = time.monotonic() + timeout
+        delay = 0.002
+        con = self._instance().cursor()
+        while True:
+            try:
+                con.execute(f"ATTACH '{_quote(path)}' AS {WRITE_ALIAS}")
+                con.execute(f"USE {WRITE_ALIAS}")
+                return con
+            except duckdb.Error as exc:
+                if not is_lock_error(exc) or time.monotonic() > deadline:
+                    with contextlib.suppress(duckdb.Error):
+                        con.close()
+                    if isinstance(exc, duckdb.FatalException):
+                        self.discard()
+                    raise
+            time.sleep(delay * (0.5 + _jitter()))
+            delay = min(delay * 1.6, 0.1)
+
+    def detach(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Close the file (it checkpoints what a failed commit left, like closing did) and the
+        write's connection.  If that fails the instance is discarded, which closes the file."""
+        try:
+            con.execute("USE memory")
+            con.execute(f"DETACH {WRITE_ALIAS}")
+        except duckdb.Error:
+            self.discard()
+        finally:
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+
+    def discard(self) -> None:
+        root, self._root = self._root, None
+        if root is not None:
+            with contextlib.suppress(duckdb.Error):
+                root.close()
+
+
+def _quote(path: str) -> str:
+    return path.replace("'", "''")
+
+
 @contextlib.contextmanager
 def connect_read(db: str | os.PathLike, timeout: float = 60.0) -> Iterator[duckdb.DuckDBPyConnection]:
     """A short read-only connection for readers (dashboard, notebooks, tests).

@@ -1,7 +1,8 @@
 """The single writer: how runs and their games are written to the database.
 
-The simulation never holds the file: every write is one short transaction (open, insert Arrow
-batches, commit, close) through `retrying_connect`.  The games completed since the last write are
+The simulation never holds the file: every write is one short transaction (attach the file to
+the writer's in-memory DuckDB instance, insert Arrow batches, commit, detach) through
+`connect.WriterInstance`.  The games completed since the last write are
 written in one transaction, so a reader sees each game either complete (games, players, moves,
 score events) or not at all, and `runs.games_done` always equals the games present.
 """
@@ -20,7 +21,7 @@ import duckdb
 import pyarrow as pa
 
 from . import aggregates
-from .connect import StoreError, check_db_path, connect_read, is_lock_error, retrying_connect
+from .connect import StoreError, WriterInstance, check_db_path, connect_read, is_lock_error
 from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
 
 #: The contract's tables and the aggregates the writer maintains beside them (issue 16).
@@ -58,6 +59,7 @@ class Store:
         self._main_writes = 0  # write transactions open in the main thread
         self.deferred = None   # a signal's action held back until the main thread's write ends
         self._deltas: dict[str, int] = {}  # run -> batch writes since its aggregates' compaction
+        self._duck = WriterInstance()  # the in-memory instance the file is attached to per write
 
     # -- connections -------------------------------------------------------------------------
     @contextlib.contextmanager
@@ -92,8 +94,8 @@ class Store:
         try:
             if not self._ready:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = retrying_connect(str(self.path), read_only=False,
-                                   timeout=self.lock_timeout if timeout is None else timeout)
+            con = self._duck.attach(str(self.path),
+                                    timeout=self.lock_timeout if timeout is None else timeout)
         except duckdb.Error as exc:
             if is_lock_error(exc):  # still held after the wait (pipelines.store.staging waits)
                 raise DatabaseHeld(f"{self._io_error(exc)} Another process holds the file.",
@@ -119,12 +121,16 @@ class Store:
             except (duckdb.TransactionException, duckdb.FatalException) as exc:
                 # the commit's checkpoint (or a WAL) cannot be written, e.g. the disk is full:
                 # the file keeps its last checkpoint, without this transaction
+                if isinstance(exc, duckdb.FatalException):  # it invalidated the instance
+                    self._duck.discard()
                 raise self._io_error(exc) from None
         except (duckdb.IOException, duckdb.PermissionException, OSError) as exc:
             raise self._io_error(exc) from None
+        except duckdb.FatalException:
+            self._duck.discard()
+            raise
         finally:
-            with contextlib.suppress(duckdb.Error):
-                con.close()
+            self._duck.detach(con)
             self.write_s += time.perf_counter() - t0
             self.write_cpu_s += time.thread_time() - c0
             self.writes += 1
