@@ -13,8 +13,12 @@ import pytest
 from faults_helpers import counts, run, run_state, start, wait_for_games
 from pipeline_helpers import aggregate_rows, assert_aggregates_exact, dump
 
-GAMES = 320  # long enough that the kill lands mid-run on a quiet machine too
-ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "random", "--seed", 61,
+# Long enough that the kill lands mid-run on a quiet machine too.  Greedy bots: a random game
+# plays faster than the parent writes its chunk (--flush-seconds 0 writes every chunk), so
+# with random bots the workers could finish every game while the parent was still writing
+# the backlog, and the kill found them idle (fresh-clone CI, stops 21 and 22).
+GAMES = 320
+ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "greedy", "--seed", 61,
         "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
 
 
