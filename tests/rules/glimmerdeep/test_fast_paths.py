@@ -56,33 +56,41 @@ def test_rectangle_fit_is_the_footprints_inside_a_mask(rules):
                 assert fit.inside(free) == [fp for fp in fps if not fp & ~free]
 
 
-@pytest.mark.parametrize("first,skip", [(0, True), (2, True), (4, True), (6, True), (0, False)])
-def test_fast_options_equal_the_plain_reading(first, skip):
-    """Random 4-player games on every map and every faction (traits included); at every
-    excavation and construction decision the fast paths equal the plain reading."""
+def _random_games(first: int, skip: bool, base_seed: int):
+    """(state, rng) at every decision of two random 4-player games from `first` (every map
+    and faction in turn, the "Can skip" reading `skip`); the caller applies a move drawn with
+    `rng` from the legal list before asking for the next."""
     g = get_game("glimmerdeep")
     rules = g.load_rules(sets=[f"game.shapes_skip_unexcavatable={str(skip).lower()}"]).model
     facs = sorted(rules.factions)
     maps = [m.id for m in rules.maps]
-    checked = {"dig": 0, "sites": 0}
     for i in range(first, first + 2):
         seats = [Seat(facs[(i + k) % len(facs)], "random") for k in range(4)]
-        s = g.new_game(rules, seats, 4242 + i, map=maps[i % len(maps)])
+        s = g.new_game(rules, seats, base_seed + i, map=maps[i % len(maps)])
         rng = random.Random(i)
         while not s.is_over():
-            frame = s.stack[-1]
-            p = s.players[frame[1]]
-            if frame[0] == "excavate":
-                for sid in (frame[2], *s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])):
-                    masks = s.static.placements[sid]
-                    assert _dig_options(s, p, masks) == plain_dig_options(s, p, masks)
-                    checked["dig"] += 1
-            if frame[0] in ("construct", "site"):
-                for kind in KINDS:
-                    assert s.sites(p, kind) == plain_sites(s, p, kind)
-                    checked["sites"] += 1
-            acts = s.legal_actions()
-            s.apply(acts[rng.randrange(len(acts))])
+            yield s, rng
+
+
+@pytest.mark.parametrize("first,skip", [(0, True), (2, True), (4, True), (6, True), (0, False)])
+def test_fast_options_equal_the_plain_reading(first, skip):
+    """Random 4-player games on every map and every faction (traits included); at every
+    excavation and construction decision the fast paths equal the plain reading."""
+    checked = {"dig": 0, "sites": 0}
+    for s, rng in _random_games(first, skip, 4242):
+        frame = s.stack[-1]
+        p = s.players[frame[1]]
+        if frame[0] == "excavate":
+            for sid in (frame[2], *s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])):
+                masks = s.static.placements[sid]
+                assert _dig_options(s, p, masks) == plain_dig_options(s, p, masks)
+                checked["dig"] += 1
+        if frame[0] in ("construct", "site"):
+            for kind in KINDS:
+                assert s.sites(p, kind) == plain_sites(s, p, kind)
+                checked["sites"] += 1
+        acts = s.legal_actions()
+        s.apply(acts[rng.randrange(len(acts))])
     assert checked["dig"] > 50 and checked["sites"] > 20
 
 
@@ -92,34 +100,26 @@ def test_sample_legal_is_the_random_pick_from_the_legal_list(first, skip):
     only the one drawn built) gives `legal[rng.randrange(len(legal))]` for the plain legal list
     and leaves `rng` where that draw leaves it, at every decision of random games on every map
     and faction (traits and "at any time" abilities included)."""
-    g = get_game("glimmerdeep")
-    rules = g.load_rules(sets=[f"game.shapes_skip_unexcavatable={str(skip).lower()}"]).model
-    facs = sorted(rules.factions)
-    maps = [m.id for m in rules.maps]
     sampled = 0
-    for i in range(first, first + 2):
-        seats = [Seat(facs[(i + k) % len(facs)], "random") for k in range(4)]
-        s = g.new_game(rules, seats, 777 + i, map=maps[i % len(maps)])
-        rng = random.Random(i)
-        while not s.is_over():
-            frame = s.stack[-1]
-            p = s.players[frame[1]]
-            draws = []
-            for _ in range(2):   # before the options are listed, then from the remembered ones
-                mine = random.Random()
-                mine.setstate(rng.getstate())
-                draws.append((s.sample_legal(mine), mine.getstate()))
-                legal = s.legal_actions()
-            plain = random.Random()
-            plain.setstate(rng.getstate())
-            want = (legal[plain.randrange(len(legal))], plain.getstate())
-            assert draws == [want, want]
-            if frame[0] == "excavate":   # the plain reading of the options, as above
-                opts = plain_dig_options(s, p, s.static.placements[frame[2]])
-                alts = s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])
-                if not alts:
-                    extras = s.hooks[p.seat].anytime_extras(s, p) if frame[3] == "card" else []
-                    assert legal == opts + extras + [("skip",)]
-                    sampled += 1
-            s.apply(legal[rng.randrange(len(legal))])
+    for s, rng in _random_games(first, skip, 777):
+        frame = s.stack[-1]
+        p = s.players[frame[1]]
+        draws = []
+        for _ in range(2):   # before the options are listed, then from the remembered ones
+            mine = random.Random()
+            mine.setstate(rng.getstate())
+            draws.append((s.sample_legal(mine), mine.getstate()))
+            legal = s.legal_actions()
+        plain = random.Random()
+        plain.setstate(rng.getstate())
+        want = (legal[plain.randrange(len(legal))], plain.getstate())
+        assert draws == [want, want]
+        if frame[0] == "excavate":   # the plain reading of the options, as above
+            opts = plain_dig_options(s, p, s.static.placements[frame[2]])
+            alts = s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3])
+            if not alts:
+                extras = s.hooks[p.seat].anytime_extras(s, p) if frame[3] == "card" else []
+                assert legal == opts + extras + [("skip",)]
+                sampled += 1
+        s.apply(legal[rng.randrange(len(legal))])
     assert sampled > 50
