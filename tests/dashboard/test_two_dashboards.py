@@ -102,6 +102,9 @@ def test_two_dashboards_and_a_simulation_on_one_database(sim_db_copy: Path, tmp_
                     expect(page.locator("[data-testid=stMetricValue]").first).to_have_text("failed")
                     page.locator(".st-key-faction_table [role=gridcell]").first.wait_for(
                         state="attached")
+                    # the run's error box: the live fragment may be re-rendering (it refreshes
+                    # every 2 s when the page opened on a stale "running" row of the overview)
+                    expect(page.get_by_text("resumable").first).to_be_visible()
                     final.append(_read(page))
             finally:
                 browser.close()
