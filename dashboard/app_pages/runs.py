@@ -122,13 +122,18 @@ ui.prefetch(run)  # the other pages' analyses of this run, warmed in the backgro
 @st.fragment(run_every=2 if _state(run_id, run["status"]).state == "running" else None)
 def live(run_id: str) -> None:
     """The run's progress and partial results; refreshes itself every 2 s while it runs."""
+    fresh = (ui.load(qruns.run_states, str(db)) or {}).get(run_id)  # read live, uncached
     details = ui.load(qruns.run_details, str(db), run_id)
     if details is None:
         return
+    if fresh is not None and _stored_status(fresh) != (details.get("status") or "running"):
+        qruns.run_details.clear()  # the cached row predates the run's stop (or resume): reread
+        details = ui.load(qruns.run_details, str(db), run_id)
+        if details is None:
+            return
     planned, stored = details.get("n_games") or 0, details["games_stored"]
     status = details.get("status")
-    state = ((ui.load(qruns.run_states, str(db)) or {}).get(run_id) if status == "running"
-             else None) or Liveness(status or "running")
+    state = (fresh if status == "running" else None) or Liveness(status or "running")
     now = dt.datetime.now(dt.timezone.utc).replace(tzinfo=None)  # runs store UTC
     rate, left = ui.run_progress(stored, planned, details.get("created_at"), now,
                                  details.get("wall_s"), status)
@@ -157,6 +162,11 @@ def live(run_id: str) -> None:
         st.caption(f"skill tier `{tier}` (every seat plays it; the Factions page compares the "
                    f"tiers of this group)", help="delve simulate --tiers: README, 'Skill tiers'")
     summary(run_id, ui.data_version(details))
+
+
+def _stored_status(state: Liveness) -> str:
+    """The `runs.status` a live state reads from (running and stalled are both `running`)."""
+    return "running" if state.state in ("running", "stalled") else state.state
 
 
 def _resume_button(run_id: str) -> None:

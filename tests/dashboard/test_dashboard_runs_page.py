@@ -144,3 +144,29 @@ def test_busy_database_is_retried_automatically_before_offering_a_button(
     assert len(calls) == 3  # the first try and two automatic reruns
     assert at.warning[0].value == ui.BUSY_MESSAGE
     assert at.get_by_key("busy_retry") is not None
+
+
+def test_a_run_that_fails_between_two_reads_shows_its_error_at_once(
+    fixture_db: Path, monkeypatch: pytest.MonkeyPatch
+):
+    """The run's details are cached for a few seconds, its state is read live: when the run
+    stops in between, the page must not show "failed" over the stale running view (a progress
+    bar, no error box, and no refresh left to fix it: fresh-clone CI, stop 22)."""
+    import subprocess
+    import sys
+    at = _app(fixture_db, monkeypatch).run()
+    assert not at.exception and at.get("progress")          # the running run, details cached
+    error = "interrupted (SIGTERM): resumable; 2 of 10 games are kept"
+    script = ("import sys; from pipelines.store.connect import retrying_connect\n"
+              "con = retrying_connect(sys.argv[1], read_only=False, timeout=30)\n"
+              "con.execute('ALTER TABLE runs ADD COLUMN error VARCHAR')\n"
+              "con.execute(\"UPDATE runs SET status = 'failed', error = ? WHERE run_id = ?\", "
+              "[sys.argv[2], sys.argv[3]])\ncon.close()\n")
+    subprocess.run([sys.executable, "-c", script, str(fixture_db), error, RUNNING_RUN],
+                   check=True, cwd=Path(__file__).resolve().parents[2])
+    at.run()                                                 # within the details' cache life
+    assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["status"] == "failed"
+    assert any(error in e.value for e in at.error), _text(at)
+    assert not at.get("progress")
