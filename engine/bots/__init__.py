@@ -35,7 +35,7 @@ def boolean(text: str) -> bool:
 
 
 OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "order": int,
-             "reward": str, "scale": float, "prior": float, "leaf": str, "reuse": boolean}
+             "reward": str, "scale": float, "prior": float, "leaf": str, "reuse": boolean, "opponents": str}
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

@@ -29,6 +29,11 @@ its orders, a worker's steps) the later ones inherit what the first searched.  T
 was built from the seat's own earlier observation, so it holds nothing the seat could not
 see.
 
+With `opponents = "greedy"` the other seats do not search: at a node where another seat
+decides, the tree follows the heuristic's best option in the node's ranking (the greedy bot's
+choice up to ties; an opponent model, as in TAG's MCTS), so the visits go to the searching
+seat's own options and the tree reaches further into its own next turn.
+
 Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
 seat's value over `scale`; "rank": the share of the other seats it beats), so one exploration
 constant suits every game.
@@ -78,6 +83,7 @@ class MCTSBot:
         self.last_iteration_cost = 0  # forward-model calls of the last iteration (tests)
         self.kept = None           # (step of the next decision, subtree) for `reuse`
         self.reused = 0            # decisions that started from a kept subtree (tests, bench)
+        self.seat = -1             # the seat searching (the opponent model's "me")
 
     # ------------------------------------------------------------------ the bot protocol
     def choose(self, obs, seat: int):
@@ -101,6 +107,7 @@ class MCTSBot:
         p, rng, game = self.p, self.rng, self.game
         det = game.determinize
         root = self._kept_root(obs, seat)
+        self.seat = seat
         self.fm_calls = 0
         it = 0
         while self.fm_calls < p.budget:
@@ -115,7 +122,6 @@ class MCTSBot:
             self.last_iteration_cost = self.fm_calls - before
         self.iterations = it
         self.root = root
-        self.kept = None
         self.total_fm_calls += self.fm_calls
         self.total_iterations += it
         best, best_key = None, None
@@ -138,8 +144,8 @@ class MCTSBot:
         """The subtree kept from the seat's last decision when this one directly follows it
         (`reuse`), else a fresh root."""
         kept, self.kept = self.kept, None
-        if kept is not None and self.p.reuse and getattr(obs, "step", None) == kept[0] \
-                and kept[1].seat == seat:
+        if kept is not None and getattr(obs, "step", None) == kept[0] \
+                and kept[1].seat == seat:          # (kept is only ever set with reuse on)
             self.reused += 1
             return kept[1]
         return Node(seat)
@@ -150,15 +156,19 @@ class MCTSBot:
         path = []
         c = p.c
         step = _stepper(state)
+        me, modelled = self.seat, p.opponents == "greedy"
         while not state.is_over():
             mover = state.to_move()
             legal = state.legal_actions()
             widened = p.widen and len(legal) > p.widen
-            ranked = widened or (p.order and len(legal) >= p.order and len(legal) > 1)
+            ranked = widened or (len(legal) > 1 and ((p.order and len(legal) >= p.order)
+                                                     or (modelled and mover != me)))
             if ranked:
                 if node.order is None:
                     node.order, node.prior = self._ranked(state, mover, legal)
                 allowed = self._widened(node, legal) if widened else self._in_order(node, legal)
+                if modelled and mover != me:
+                    allowed = allowed[:1]    # the opponent model: its heuristic's best option
             else:
                 allowed = legal
             children = node.children

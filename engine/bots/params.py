@@ -58,6 +58,11 @@ class MCTSParams(RulesModel):
     # decision in between: the state's `step` counter moved by one), the search starts from
     # the subtree of the action it chose, keeping that subtree's visits (TAG's reuseTree).
     reuse: bool = False
+    # The other seats' decisions in the tree: "search" = UCT for each seat's own reward
+    # (max-n); "greedy" = each other seat plays the heuristic's best option (the node's
+    # ranking, the greedy bot's choice up to ties), so the tree spends its visits on the
+    # searching seat's own options (an opponent model, TAG's MCTS opponent-model family).
+    opponents: Literal["search", "greedy"] = "search"
     source: str = "assumed"
 
 

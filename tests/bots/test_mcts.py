@@ -222,3 +222,51 @@ def test_reuse_is_a_spec_override():
     assert canonical_spec(canonical_spec("mcts:50/reuse=1")) == "mcts:50/reuse=true"
     with pytest.raises(DelveError, match="reuse=maybe"):
         canonical_spec("mcts:50/reuse=maybe")
+
+
+def _tree_nodes(root, state):
+    """(node, state at the node) for every node of a Nim tree, the states replayed."""
+    out, todo = [], [(root, state)]
+    while todo:
+        node, st = todo.pop()
+        out.append((node, st))
+        for action, child in node.children.items():
+            nxt = st.clone()
+            nxt.apply(action)
+            todo.append((child, nxt))
+    return out
+
+
+def test_opponent_model_gives_the_other_seat_its_heuristics_best_option_only():
+    """`opponents=greedy`: at a node where the other seat decides, the tree holds one child,
+    the option its heuristic values best (the greedy bot's choice: the largest grab in Nim),
+    while the searching seat's own nodes keep several; with `search` (the default) the other
+    seat's nodes branch too."""
+    from engine.bots.greedy import option_values
+    params = NIM_PARAMS.model_copy(update={"budget": 600, "opponents": "greedy"})
+    bot = MCTSBot(NIM, bot_rng(5, 0), params)
+    bot.decide(NimState([3, 4, 5]), 0)
+    theirs = mine = 0
+    for node, st in _tree_nodes(bot.root, NimState([3, 4, 5])):
+        if not node.children or st.is_over():
+            continue
+        legal = st.legal_actions()
+        if st.to_move() == 1:
+            theirs += 1
+            assert len(node.children) == 1
+            (action,) = node.children
+            values = option_values(NIM, st, 1, legal)
+            assert values[legal.index(action)] == max(values)
+        else:
+            mine += len(node.children) > 1
+    assert theirs >= 3 and mine >= 3
+    plain = MCTSBot(NIM, bot_rng(5, 0), params.model_copy(update={"opponents": "search"}))
+    plain.decide(NimState([3, 4, 5]), 0)
+    assert any(len(node.children) > 1 for node, st in _tree_nodes(plain.root, NimState([3, 4, 5]))
+               if not st.is_over() and st.to_move() == 1)
+
+
+def test_opponent_model_is_a_spec_override():
+    assert canonical_spec("mcts:50/opponents=greedy") == "mcts:50/opponents=greedy"
+    with pytest.raises(DelveError, match="opponents"):
+        canonical_spec("mcts:50/opponents=psychic")
