@@ -63,8 +63,9 @@ def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs,
 @click.argument("game")
 @click.option("--budget", type=click.IntRange(min=1), default=200, show_default=True)
 @click.option("--grid", default="c=0.3,1.0;depth=0,4", show_default=True,
-              help="Parameter values to try: 'KEY=V1,V2;KEY=...' (c, depth, rollout, widen, "
-                   "reward, scale).")
+              help="Parameter values to try: 'KEY=V1,V2;KEY=...' (the spec's overrides: c, "
+                   "depth, rollout, widen, order, reward, scale, prior, leaf, reuse, "
+                   "opponents).")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
 @click.option("--vs", "opponent", default="greedy", show_default=True)

@@ -68,6 +68,14 @@ def test_tune_ranks_the_candidates(cli):
     assert "best: mcts:6/c=" in res.output
 
 
+def test_tune_help_names_every_parameter_a_spec_can_override(cli):
+    from engine.bots import OVERRIDES
+    res = cli("tune", "--help")
+    assert res.exit_code == 0, res.output
+    text = " ".join(res.output.split())
+    assert [k for k in OVERRIDES if k not in text] == []
+
+
 def test_simulate_tiers_replays_the_same_games_at_each_tier(tmp_path, cli):
     db = tmp_path / "t.duckdb"
     res = cli("simulate", "toy", "--players", 2, "--games", 6, "--tiers", "random,mcts:6",
