@@ -60,11 +60,14 @@ def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, 
     build payable (each Super serves one skill of a build, the skip ability one skill, a free
     hire one hire), or None when there is none.  No specialist is ever granted for free."""
     colours = spec_need(s, p, bd) if colours is None else list(colours)
+    if not colours:                      # nothing to source: is the bill itself payable?
+        return pros_used if _payable(s, p, bd, extra_money, extra_pt, owed) else None
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
     n = len(colours)
     best = [None]
     payable: dict[tuple[int, int], bool] = {}   # (money, pt owed) -> the build is payable
+    sources: dict[tuple, list] = {}   # (colour, used, skip) -> source_options (same state)
 
     def go(i, money, pt, pros, used, skip, free):
         if best[0] is not None and pros >= best[0]:
@@ -72,13 +75,15 @@ def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, 
         if i == n:
             ok = payable.get((money, pt))
             if ok is None:
-                cost = _merge(_build_cost(s, p, bd, money, pt), owed)
-                ok = payable[money, pt] = \
-                    s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
+                ok = payable[money, pt] = _payable(s, p, bd, money, pt, owed)
             if ok:
                 best[0] = pros
             return
-        for src, arg, m, t in source_options(s, p, colours[i], used, skip):
+        key = (colours[i], used, skip)
+        options = sources.get(key)
+        if options is None:
+            options = sources[key] = source_options(s, p, colours[i], used, skip)
+        for src, arg, m, t in options:
             if src == "pro":
                 if p.pros_free - pros > 0:
                     go(i + 1, money, pt, pros + 1, used, skip, free)
@@ -96,6 +101,13 @@ def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, 
     go(0, extra_money, extra_pt, pros_used, tuple(used), skip,
        p.free_hires if free is None else free)
     return best[0]
+
+
+def _payable(s, p, bd, money: int, pt: int, owed) -> bool:
+    """Whether the build's bill, with `money` and `pt` owed for its specialists (and the first
+    Construction Molds build's `owed`), can be paid."""
+    cost = _merge(_build_cost(s, p, bd, money, pt), owed)
+    return s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
 
 
 def _build_cost(s, p, bd, money: int, pt: int) -> tuple[int, int, int, int, int]:
