@@ -28,10 +28,10 @@ def plain_tile_options(s, p):
 
 
 def plain_build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0,
-                     skip=None, owed=None, used=(), free=None):
+                     skip=None, owed=None, used=(), free=None, memo=None):
     """`build._build_plan` read plainly: the fewest professionals over every way of sourcing
     each remaining specialist (each Super once, the skip ability once, a free hire once) that
-    leaves the bill payable, or None; nothing remembered, no shortcut."""
+    leaves the bill payable, or None; nothing remembered (`memo` unused), no shortcut."""
     colours = build.spec_need(s, p, bd) if colours is None else list(colours)
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
