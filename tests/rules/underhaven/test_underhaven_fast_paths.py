@@ -138,6 +138,10 @@ def test_fast_paths_give_the_plain_answers(game, variant, monkeypatch):
                         missions.layout_fits(s, have, m.pattern)
                     checked["layout"] = checked.get("layout", 0) + 1
             acts = s.legal_actions()
+            # the random bot's draw (FrameMachine.sample_legal) = the pick from the list
+            mine, plain = random.Random(len(acts)), random.Random(len(acts))
+            assert s.sample_legal(mine) == acts[plain.randrange(len(acts))]
+            assert mine.getstate() == plain.getstate()
             for a in acts:                   # the move log's text, remembered = worked out
                 assert text.describe(s, a, s.stack[-1]) == text.said(s, a, s.stack[-1])
             checked["text"] = checked.get("text", 0) + len(acts)
