@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from engine.core.rng import draw_index
+
 
 class RandomBot:
     """Uniform over the legal decisions.
@@ -23,4 +25,4 @@ class RandomBot:
         return self.pick(obs.legal_actions())
 
     def pick(self, actions):
-        return actions[self.rng.randrange(len(actions))]
+        return actions[draw_index(self.rng, len(actions))]   # = rng.randrange(len(actions))

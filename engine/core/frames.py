@@ -13,7 +13,7 @@ import random
 
 from .errors import IllegalAction
 from .events import EventLog
-from .rng import chance_rng
+from .rng import chance_rng, draw_index
 
 
 def copy_random(rng: random.Random) -> random.Random:
@@ -125,6 +125,14 @@ class FrameMachine:
             return []
         frame = self.stack[-1]
         return self.LEGAL[frame[0]](self, frame)
+
+    def sample_legal(self, rng: random.Random):
+        """`legal = self.legal_actions(); return legal[rng.randrange(len(legal))]`: what a
+        uniform random bot picks, the same single draw from `rng` (a game may override it to
+        draw without listing every option, e.g. Glimmerdeep's excavation)."""
+        frame = self.stack[-1]
+        legal = self.LEGAL[frame[0]](self, frame)
+        return legal[draw_index(rng, len(legal))]   # = rng.randrange(len(legal))
 
     def apply(self, action) -> None:
         self.apply_legal(action, None)

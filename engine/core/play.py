@@ -43,19 +43,26 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     # `legal = legal_actions()` (the same draw, the same action), without listing every option.
     # A bot declaring `uniform` picks exactly that way from its `rng` (the random bot).
     sample = getattr(state, "sample_legal", None) if apply_legal is not None else None
+    # How each seat's bot is driven, settled once per seat (not asked again at every decision):
+    # "sample" (the game draws for a uniform bot), "legal" (the bot needs only its seat's legal
+    # decisions), "decide" (the bot returns its action and the legal list), "choose".
+    modes = ["sample" if sample is not None and getattr(bot, "uniform", False)
+             else "legal" if getattr(bot, "legal_only", False)
+             else "decide" if hasattr(bot, "decide") else "choose" for bot in bots]
     while not state.is_over():
         seat = state.to_move()
         bot = bots[seat]
-        if sample is not None and getattr(bot, "uniform", False):
+        mode = modes[seat]
+        if mode == "sample":
             action = sample(bot.rng)
             apply_legal(action, (action,))  # drawn from the legal list: checked against it
-        elif getattr(bot, "legal_only", False):  # needs only its seat's legal decisions
+        elif mode == "legal":  # needs only its seat's legal decisions
             actions = state.legal_actions()
             if apply_legal is not None:  # the game checks legality against this same list
                 apply_legal(bot.pick(actions), actions)
             else:
                 state.apply(bot.pick(actions))
-        elif hasattr(bot, "decide"):  # the action and the legal list it was chosen from
+        elif mode == "decide":  # the action and the legal list it was chosen from
             action, actions = bot.decide(observe(state, seat), seat)
             if apply_legal is not None:  # the seat's view lists the seat's own legal decisions
                 apply_legal(action, actions)

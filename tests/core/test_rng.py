@@ -15,3 +15,16 @@ def test_streams_are_independent():
     b = [bot_rng(s, 0).random(), bot_rng(s, 1).random()]
     assert a[0] == a[1] == a[2]
     assert len({a[0], *b}) == 3
+
+
+def test_draw_index_is_randrange():
+    """`draw_index(rng, n)` (the random bots' draw) makes exactly `rng.randrange(n)`'s draw:
+    the same values and the stream left at the same position, for small and large n
+    (including powers of two, where rejection sampling changes the number of bits drawn)."""
+    import random
+
+    from engine.core.rng import draw_index
+    a, b = random.Random(13), random.Random(13)
+    for n in [1, 2, 3, 4, 5, 7, 8, 9, 31, 32, 33, 125, 128, 1000, 2**20 + 1] * 40:
+        assert draw_index(a, n) == b.randrange(n)
+    assert a.getstate() == b.getstate()

@@ -8,6 +8,8 @@ are the decisions."""
 
 from __future__ import annotations
 
+from engine.core.rng import draw_index
+
 from .board import bits, placement_table, settlement_component
 from .state import GEM, GOLD, IRON, Player
 
@@ -134,7 +136,7 @@ def s_excavate(s, frame, rng):
     table, keep, firsts, known, _key = dig_gains(s, p, s.static.placements[frame[2]])
     n_dig = len(known) if known is not None else len(firsts)
     extras = hook.anytime_extras(s, p) if frame[3] == "card" else []
-    k = rng.randrange(n_dig + len(extras) + 1)     # the digs, the extras, then ("skip",)
+    k = draw_index(rng, n_dig + len(extras) + 1)   # the digs, the extras, then ("skip",)
     if k < n_dig:
         return known[k] if known is not None else ("dig", table.masks[firsts[k]] & keep)
     k -= n_dig

@@ -68,8 +68,7 @@ class GlimmerdeepState(Excavation, Construction, Production, Payment, FrameMachi
             action = sample(self, frame, rng)
             if action is not None:
                 return action
-        legal = self.LEGAL[frame[0]](self, frame)
-        return legal[rng.randrange(len(legal))]
+        return FrameMachine.sample_legal(self, rng)   # list the options, draw one
 
     # ------------------------------------------------------------------ agenda
     def _start_round(self) -> None:

@@ -44,41 +44,49 @@ def _workforce_ok(s, p, bd, site: int, pros_used: int) -> bool:
 
 
 def build_feasible(s, p, bd, site: int, extra_money=0, extra_pt=0, colours=None, pros_used=0,
-                   skip=None, owed=None, used=(), free=None) -> bool:
+                   skip=None, owed=None, used=(), free=None, memo=None) -> bool:
     """Whether the build can be completed: some way of sourcing each remaining specialist
     keeps it payable and leaves the workforce.  `owed`: the deferred cost of the first
-    Construction Molds build, paid together; `used`: the Supers already serving this build."""
+    Construction Molds build, paid together; `used`: the Supers already serving this build;
+    `memo`: see `_build_plan`."""
     pros = _build_plan(s, p, bd, extra_money, extra_pt, colours, pros_used, skip, owed, used,
-                       free)
+                       free, memo)
     return pros is not None and _workforce_ok(s, p, bd, site, pros)
 
 
 def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, skip=None,
-                owed=None, used=(), free=None) -> int | None:
+                owed=None, used=(), free=None, memo=None) -> int | None:
     """The part of `build_feasible` that does not depend on the site: the fewest
     professionals used over every way of sourcing the remaining specialists that keeps the
     build payable (each Super serves one skill of a build, the skip ability one skill, a free
-    hire one hire), or None when there is none.  No specialist is ever granted for free."""
+    hire one hire), or None when there is none.  No specialist is ever granted for free.
+
+    `memo`: a dict shared by the plans of one decision's listing (nothing changes between
+    them): the sources of a skill (`source_options` of a colour, Supers used, skip) and
+    whether a bill is payable (building, money and power tokens owed, `owed`)."""
     colours = spec_need(s, p, bd) if colours is None else list(colours)
+    if memo is None:
+        memo = {}
+    if not colours:                      # nothing to source: is the bill itself payable?
+        return pros_used if _payable_memo(s, p, bd, extra_money, extra_pt, owed, memo) \
+            else None
     if skip is None:
         skip = p.ability == "skip_specialist" and "skip_specialist" not in p.used
     n = len(colours)
     best = [None]
-    payable: dict[tuple[int, int], bool] = {}   # (money, pt owed) -> the build is payable
 
     def go(i, money, pt, pros, used, skip, free):
         if best[0] is not None and pros >= best[0]:
             return
         if i == n:
-            ok = payable.get((money, pt))
-            if ok is None:
-                cost = _merge(_build_cost(s, p, bd, money, pt), owed)
-                ok = payable[money, pt] = \
-                    s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
-            if ok:
+            if _payable_memo(s, p, bd, money, pt, owed, memo):
                 best[0] = pros
             return
-        for src, arg, m, t in source_options(s, p, colours[i], used, skip):
+        key = ("sources", colours[i], used, skip)
+        options = memo.get(key)
+        if options is None:
+            options = memo[key] = source_options(s, p, colours[i], used, skip)
+        for src, arg, m, t in options:
             if src == "pro":
                 if p.pros_free - pros > 0:
                     go(i + 1, money, pt, pros + 1, used, skip, free)
@@ -96,6 +104,22 @@ def _build_plan(s, p, bd, extra_money=0, extra_pt=0, colours=None, pros_used=0, 
     go(0, extra_money, extra_pt, pros_used, tuple(used), skip,
        p.free_hires if free is None else free)
     return best[0]
+
+
+def _payable_memo(s, p, bd, money: int, pt: int, owed, memo: dict) -> bool:
+    """`_payable`, remembered in `memo` (see `_build_plan`)."""
+    key = ("payable", bd.id, money, pt, owed)
+    ok = memo.get(key)
+    if ok is None:
+        ok = memo[key] = _payable(s, p, bd, money, pt, owed)
+    return ok
+
+
+def _payable(s, p, bd, money: int, pt: int, owed) -> bool:
+    """Whether the build's bill, with `money` and `pt` owed for its specialists (and the first
+    Construction Molds build's `owed`), can be paid."""
+    cost = _merge(_build_cost(s, p, bd, money, pt), owed)
+    return s.afford(p, *cost[:4], s.morale_steps(p, cost[4])) is not None
 
 
 def _build_cost(s, p, bd, money: int, pt: int) -> tuple[int, int, int, int, int]:
@@ -122,10 +146,11 @@ def buildable(s, p, extra_money: int = 0, owed=None) -> list[tuple]:
         return out
     b = s.st.b
     plans: dict[str, int | None] = {}    # build_feasible, the site-independent part per building
+    memo: dict = {}                      # shared by the plans (see _build_plan)
 
     def feasible(bid, bd, site):
         if bid not in plans:
-            plans[bid] = _build_plan(s, p, bd, extra_money, owed=owed)
+            plans[bid] = _build_plan(s, p, bd, extra_money, owed=owed, memo=memo)
         pros = plans[bid]
         return pros is not None and _workforce_ok(s, p, bd, site, pros)
 
@@ -197,11 +222,12 @@ def _l_spec(s, frame):
     free = p.free_hires
     rest = colours[1:]
     out = []
+    memo: dict = {}                      # shared by the plans (see _build_plan)
     for src, arg, m, t in source_options(s, p, colours[0], used, skip):
         if src == "pro" and p.pros_free - pros <= 0:
             continue
         args = dict(extra_money=money + m, extra_pt=pt + t, colours=rest, pros_used=pros,
-                    skip=skip, owed=owed, used=used, free=free)
+                    skip=skip, owed=owed, used=used, free=free, memo=memo)
         if src == "pro":
             args["pros_used"] = pros + 1
         elif src in SUPERS:

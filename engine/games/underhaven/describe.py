@@ -6,10 +6,32 @@ from .build import build_mode
 
 
 def describe(s, action, frame=None) -> tuple[str, str, int | None]:
-    """(action, detail, cell) for the move log and replays."""
+    """(action, detail, cell) for the move log and replays.  The text of the most frequent
+    decisions is a function of what the key below names, so it is worked out once per key and
+    rules (`Static.said`): an order of the card in the console, a step of a worker, a card."""
     frame = frame or (s.stack[-1] if s.stack else ("", -1))
     f = frame[0]
+    if f == "order":
+        key = (f, s.players[frame[1]].slot, action)
+    elif f == "card" or (f == "move" and action[0] != "fly"):
+        key = (f, action)
+    else:
+        return said(s, action, frame)
+    hit = s.st.said.get(key)
+    if hit is None:
+        hit = s.st.said[key] = said(s, action, frame)
+    return hit
+
+
+def said(s, action, frame) -> tuple[str, str, int | None]:
+    """(action, detail, cell) of `action` at decision `frame`, worked out."""
+    f = frame[0]
     k = action[0]
+    if f == "order":
+        if k in ("order", "postpone"):     # chosen now; a postponed one is carried out last
+            o = s.st.cards[s.players[frame[1]].slot].rows[action[1]][action[2]]
+            return k, f"row {action[1] + 1} {o.kind}", None
+        return k, " ".join(map(str, action[1:])), None
     if f == "move":
         if k in ("step", "explore", "jump"):
             return f"move_{k}", f"worker {action[1]} to {action[2]}", action[2]
@@ -28,11 +50,6 @@ def describe(s, action, frame=None) -> tuple[str, str, int | None]:
         return "specialist", f"{frame[4][0]} {action[1]} {action[2]}", frame[3]
     if f == "activate":
         return f"activate_{frame[2]}", "", action[1] if k == "group" else None
-    if f == "order":
-        if k in ("order", "postpone"):     # chosen now; a postponed one is carried out last
-            o = s.st.cards[s.players[frame[1]].slot].rows[action[1]][action[2]]
-            return k, f"row {action[1] + 1} {o.kind}", None
-        return k, " ".join(map(str, action[1:])), None
     if f == "claim_mission":
         return "mission_space_claim", action[1], None
     if f == "upgrade" and k == "upgrade":

@@ -15,17 +15,19 @@ def claim_missions(s, p) -> None:
 
     Whether a mission is fulfilled depends only on the seat's buildings, their terrain and
     the tiles (mission_done), so the missions already found unfulfilled on a board
-    equal to this one (compared by value) are not checked again (`mission_memo`)."""
-    mine = s.owned(p.seat)
-    terr = s.terr
+    equal to this one (compared by value) are not checked again (`mission_memo`): first the
+    whole board (every owner, terrain and tile: one comparison each), then the seat's own
+    buildings, their terrains and the tiles."""
     seen = s.mission_memo.get(p.seat)
-    # the same board: the same spaces, the same terrains on them, the same tiles
-    same = seen is not None and seen[0][0] == mine and seen[0][2] == s.gap \
-        and seen[0][1] == [terr[x] for x in mine]
-    known = seen[1] if same else frozenset()
-    if known.issuperset(s.missions) and known.issuperset(p.held):   # (None: an empty slot)
-        return
-    board = (mine, [terr[x] for x in mine], s.gap)
+    terr = s.terr
+    if seen is not None and seen[0] == s.owner and seen[1] == terr and seen[3] == s.gap:
+        known = seen[4]                  # nothing on the board changed since
+        if known.issuperset(s.missions) and known.issuperset(p.held):   # (None: an empty slot)
+            return
+    mine = s.owned(p.seat)
+    board = (mine, [terr[x] for x in mine])
+    same = seen is not None and seen[2] == board and seen[3] == s.gap
+    known = seen[4] if same else frozenset()
     unfulfilled = set()
     for i, mid in [(i, mid) for i, mid in enumerate(s.missions)] + [(-1, h) for h in p.held]:
         if mid is None or mid in known:
@@ -43,7 +45,7 @@ def claim_missions(s, p) -> None:
         else:
             unfulfilled.add(mid)
     s.mission_memo = {**s.mission_memo, p.seat: (     # a new dict: clones share the old
-        seen[0] if same else (mine, board[1], s.gap.copy()), known | unfulfilled | {None})}
+        s.owner.copy(), terr.copy(), board, s.gap.copy(), known | unfulfilled | {None})}
 
 
 def refill_missions(s) -> None:
@@ -133,16 +135,35 @@ def layout_done(s, seat: int, pattern, mine: list[int]) -> bool:
     """Mission layouts on the octagon grid: each terrain cell needs one of the seat's
     buildings of that terrain on that octagon ("any": any of its buildings), "-" an octagon
     between with no requirement, and a whole row or column of "gap" cells "means another
-    octagon must be between (1 or more)"; any orientation or mirror (`layout_shapes`: every
-    way to lay the pattern, worked out once per pattern and grid)."""
-    cols = s.st.board.columns
-    lines = s.st.geo.n_oct // cols
+    octagon must be between (1 or more)"; any orientation or mirror (`layout_fits`).
+
+    Each cell of a laid pattern is an octagon of its own, so a seat with fewer octagons of a
+    terrain than the pattern has cells of it (or fewer octagons with a building than cells)
+    cannot lay it anywhere: that is answered without trying every way (`layout_needs`)."""
+    have = octagons_by_terrain(s, mine)
+    if any(len(have.get(x, ())) < k for x, k in layout_needs(pattern)):
+        return False
+    return layout_fits(s, have, pattern)
+
+
+def octagons_by_terrain(s, mine: list[int]) -> dict[str, set]:
+    """terrain -> the octagons where the seat has a building of that terrain, and "any" ->
+    every octagon where it has a building (`mine`: its spaces with a building)."""
     terr = s.terr
     have: dict[str, set] = {"any": set()}
     for sp in mine:
         o = sp >> 2
         have["any"].add(o)
         have.setdefault(terr[sp], set()).add(o)
+    return have
+
+
+def layout_fits(s, have: dict[str, set], pattern) -> bool:
+    """Whether the pattern lies somewhere on the octagons `have` (octagons_by_terrain), in
+    any orientation or mirror and lengthening of its gaps (`layout_shapes`: every way to lay
+    the pattern, worked out once per pattern and grid)."""
+    cols = s.st.board.columns
+    lines = s.st.geo.n_oct // cols
     for offs in layout_shapes(pattern, lines, cols):
         x0, r0, c0 = offs[0]
         for o in have.get(x0, ()):
@@ -152,6 +173,17 @@ def layout_done(s, seat: int, pattern, mine: list[int]) -> bool:
                    for x, r, cc in offs[1:]):
                 return True
     return False
+
+
+@lru_cache(maxsize=256)
+def layout_needs(pattern) -> tuple[tuple[str, int], ...]:
+    """(terrain, cells of the pattern asking for it), with ("any", every terrain cell)."""
+    cells = [x for row in pattern for x in row if x not in ("-", "gap")]
+    need = {"any": len(cells)}
+    for x in cells:
+        if x != "any":
+            need[x] = need.get(x, 0) + 1
+    return tuple(need.items())
 
 
 @lru_cache(maxsize=256)

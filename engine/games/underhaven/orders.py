@@ -61,8 +61,9 @@ def may_postpone(s, order) -> bool:
     return reading == "build" and order.kind == "build"
 
 
-def _l_order(s, frame):
-    p = s.players[frame[1]]
+def slot_options(s, p) -> list[tuple]:
+    """The orders of the card in the console that the markers may take now, carried out at
+    once ("order") or postponed ("postpone"); the same order in two open slots is one option."""
     rows = s.st.cards[p.slot].rows
     if free_arrangement(p):              # the same order in two open slots: one option
         seen = set()
@@ -76,6 +77,18 @@ def _l_order(s, frame):
         slots = open_slots(p)
     out = [("order", r, k) for r, k in slots]
     out += [("postpone", r, k) for r, k in slots if may_postpone(s, rows[r][k])]
+    return out
+
+
+def _l_order(s, frame):
+    p = s.players[frame[1]]
+    # slot_options is a function of the card, the markers left, the orders covered and the
+    # arrangement rule: remembered per rules (`Static.slot_options`)
+    key = (p.slot, p.markers, p.used_slots, free_arrangement(p))
+    known = s.st.slot_options.get(key)
+    if known is None:
+        known = s.st.slot_options[key] = tuple(slot_options(s, p))
+    out = list(known)
     if p.support_pending:
         out.append(("support",))
     if _first_player_ok(s, p):

@@ -75,7 +75,7 @@ class Static:
     __slots__ = ("rules", "n", "geo", "layout", "b", "tiles", "n_regular", "cards", "spaces",
                  "missions", "colour_corp", "abilities", "gaps", "board", "crooked", "placements",
                  "tunnel_ids", "touching", "social", "for_terrain", "starting_ids",
-                 "space_of_kind")
+                 "space_of_kind", "said", "slot_options")
 
     def __init__(self, rules, key):
         n, map_id = key
@@ -133,6 +133,8 @@ class Static:
                                       + [t.start_building for t in rules.start_tiles
                                          if t.start_building])
         self.gaps = self.geo.useful_gaps()
+        self.said: dict[tuple, tuple] = {}   # the move log's text remembered (describe.py)
+        self.slot_options: dict[tuple, tuple] = {}   # orders.slot_options remembered
 
 
 static_for = PerRulesCache(Static)  # (rules, (player count, map)) -> Static

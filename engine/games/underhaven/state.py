@@ -182,8 +182,7 @@ class UnderhavenState(FrameMachine):
         return s
 
 
-    def describe_move(self, action, frame):
-        return describe(self, action, frame)
+    describe_move = describe    # (action, frame) -> the move log's (action, detail, cell)
 
     def result(self):
         return scoring.result(self)

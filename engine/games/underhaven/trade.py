@@ -6,7 +6,7 @@ want on the SAME trade spot"), buying activation cards, the missions space."""
 from __future__ import annotations
 
 from .activate import automatic
-from .tunnels import each_tile_option
+from .tunnels import has_tile_option
 
 
 def start_trade(s, p) -> None:
@@ -33,7 +33,7 @@ def can_trade(s, p, sp) -> bool:
     if k == "first_player":              # with any activation instead (orders.py)
         return s.rules.readings.first_player == "trade"
     if k == "tile":
-        return p.pt >= sp.pay.pt and next(each_tile_option(s, p), None) is not None
+        return p.pt >= sp.pay.pt and has_tile_option(s, p)
     if k == "card":
         return p.pt >= sp.pay.pt and (any(c is not None for c in s.market) or bool(s.card_deck))
     if k == "missions":

@@ -13,26 +13,44 @@ def tile_options(s, p) -> list[tuple]:
 
 
 def each_tile_option(s, p):
-    """`tile_options` one at a time, in the same order (a trade space only asks whether
-    there is one).  Only the placements connecting a worker's space are visited (the
-    per-shape index `Static.touching`, in placement order)."""
-    geo = s.st.geo
-    anywhere = p.ability == "tunnel_anywhere"
-    near = {c for c in p.workers if 0 <= c < geo.n_space}
+    """`tile_options` one at a time, in the same order.  Only the placements connecting a
+    worker's space are visited (the per-shape index `Static.touching`, in placement order)."""
     gap = s.gap
-    kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
-    kinds += [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
-    for kind, shape in kinds:
+    for kind, shape in _tile_kinds(s, p):
         placements = s.st.placements[shape]
-        if anywhere:
-            which = range(len(placements))
-        else:
-            touching = s.st.touching[shape]
-            which = sorted({i for x in near for i in touching.get(x, ())})
-        for i in which:
+        for i in sorted(_near(s, p, shape)):
             g, r, gaps, _spaces = placements[i]
             if not any(x in gap for x in gaps):
                 yield ("tile", kind, g, r)
+
+
+def has_tile_option(s, p) -> bool:
+    """Whether there is any tile option (a trade space only asks that): the placements of
+    `each_tile_option`, tried in any order, stopping at the first free one."""
+    gap = s.gap
+    for _kind, shape in _tile_kinds(s, p):
+        placements = s.st.placements[shape]
+        for i in _near(s, p, shape):
+            if not any(x in gap for x in placements[i][2]):
+                return True
+    return False
+
+
+def _tile_kinds(s, p) -> list[tuple[str, str]]:
+    """(kind, shape) of every tunnel type left in the supply, then of every trapezoid held."""
+    kinds = [(k, k) for k in s.st.tunnel_ids if s.tunnel_supply.get(k, 0) > 0]
+    return kinds + [(k, "trapezoid") for k in sorted(set(p.trapezoids))]
+
+
+def _near(s, p, shape: str):
+    """The indices of the `shape` placements connecting a space with one of the player's
+    workers (every placement with the "Tunnel tile requirement skipped" ability), unordered
+    and possibly repeated."""
+    if p.ability == "tunnel_anywhere":
+        return range(len(s.st.placements[shape]))
+    touching = s.st.touching[shape]
+    n_space = s.st.geo.n_space
+    return {i for c in p.workers if 0 <= c < n_space for i in touching.get(c, ())}
 
 
 def _l_tile(s, frame):
