@@ -26,7 +26,8 @@ from engine.core.errors import DelveError
                    "and keep the fastest: steadier figures on a shared machine.")
 @click.option("--peer", type=click.Choice(["catanatron"]), default=None,
               help="Also run this peer in the same process window and print the ratio.")
-@click.option("--peer-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True)
+@click.option("--peer-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
+              help="The peer's CPU seconds in all, split over the interleaved rounds.")
 @click.option("--search-budget", type=click.IntRange(min=1), default=100, show_default=True,
               help="Budget of the first MCTS rung of the search section.")
 @click.option("--search-rungs", type=click.IntRange(min=0), default=2, show_default=True,
