@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from dashboard import ui
 
 DEADLINE_S = 120
+GAMES = 30_000   # far more than it plays (stopped by SIGINT): random games are fast now
 
 
 def _text(at: AppTest) -> str:
@@ -32,7 +33,7 @@ def test_pages_show_a_running_simulation_part_way(sim_db_copy: Path, tmp_path: P
     log = tmp_path / "simulate.log"
     with log.open("w") as out:
         sim = subprocess.Popen(
-            [sys.executable, "-m", "delve", "simulate", "glimmerdeep", "--games", "3000",
+            [sys.executable, "-m", "delve", "simulate", "glimmerdeep", "--games", str(GAMES),
              "--players", "4", "--bots", "random", "--seed", "5", "--jobs", "1",
              "--chunk-size", "5", "--flush-seconds", "0.2", "--label", "live-run",
              "--db", str(sim_db_copy), "--no-progress"],
@@ -67,7 +68,7 @@ def test_pages_show_a_running_simulation_part_way(sim_db_copy: Path, tmp_path: P
                         assert "No games of this run" in text
                         continue
                     games = int(rates.dataframe[0].value["games"].sum())
-                    if 0 < games < 3000 * 4:
+                    if 0 < games < GAMES * 4:
                         seen_partial[page] = text
             time.sleep(0.3)
     finally:

@@ -20,7 +20,8 @@ from servefix import dashboard, free_port  # noqa: E402
 
 from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, _require_chromium  # noqa: E402
 
-GAMES = 5000   # far more than it plays: it is stopped (SIGTERM) once both pages showed it
+GAMES = 50_000  # far more than it plays: it is stopped (SIGTERM) once both pages showed it
+# (5000 random games ran out in 152 s at stop 23, before two slow first renders on a loaded CI)
 DEADLINE_S = 240
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 from faults_helpers import counts, run_state, start, wait_for_games
 
 APP = Path(__file__).resolve().parents[3] / "dashboard" / "app.py"
-
+GAMES = 50_000   # far more than it plays before the Ctrl-C: random games are fast now
 
 def _texts(at) -> str:
     parts = [e.value for e in (*at.markdown, *at.info, *at.warning, *at.error, *at.caption)]
@@ -22,7 +22,7 @@ def test_dashboard_during_a_running_simulation_then_ctrl_c(tmp_path, monkeypatch
 
     from dashboard import ui
     db = tmp_path / "live.duckdb"
-    proc = start("simulate", "glimmerdeep", "--games", 5000, "--bots", "random", "--seed", 4,
+    proc = start("simulate", "glimmerdeep", "--games", GAMES, "--bots", "random", "--seed", 4,
                  "--chunk-size", 5, "--flush-seconds", 0.2, "--db", db, "--no-progress")
     try:
         run_id, _, _ = wait_for_games(proc, db, at_least=5)
@@ -34,7 +34,7 @@ def test_dashboard_during_a_running_simulation_then_ctrl_c(tmp_path, monkeypatch
         metrics = {m.label: m.value for m in at.metric}
         assert metrics["status"] == "running", metrics
         stored, planned = metrics["games stored"].split(" / ")
-        assert planned == "5000" and int(stored) >= 5
+        assert planned == str(GAMES) and int(stored) >= 5
         assert at.get("progress"), "a running run shows a progress bar"
         wait_for_games(proc, db, at_least=int(stored) + 1)  # still writing after the page
         assert proc.poll() is None, "the simulation ended too early to test Ctrl-C"
@@ -46,7 +46,7 @@ def test_dashboard_during_a_running_simulation_then_ctrl_c(tmp_path, monkeypatch
     assert proc.returncode == 130, err
     _, status, done = run_state(db)
     assert status == "failed" and done > int(stored)
-    assert f"Interrupted: {done} of 5000 games are kept" in err
+    assert f"Interrupted: {done} of {GAMES} games are kept" in err
     assert f"delve simulate --resume {run_id} --db {db}" in err
     assert "Traceback" not in err
     assert counts(db, run_id) == (done, done)
