@@ -12,6 +12,7 @@ from faults_helpers import counts, run_state, start, wait_for_games
 APP = Path(__file__).resolve().parents[3] / "dashboard" / "app.py"
 GAMES = 50_000   # far more than it plays before the Ctrl-C: random games are fast now
 
+
 def _texts(at) -> str:
     parts = [e.value for e in (*at.markdown, *at.info, *at.warning, *at.error, *at.caption)]
     return "\n".join(str(p) for p in parts)
