@@ -126,7 +126,7 @@ def live(run_id: str) -> None:
     details = ui.load(qruns.run_details, str(db), run_id)
     if details is None:
         return
-    if fresh is not None and _stored_status(fresh) != (details.get("status") or "running"):
+    if fresh is not None and fresh.status != (details.get("status") or "running"):
         qruns.run_details.clear()  # the cached row predates the run's stop (or resume): reread
         details = ui.load(qruns.run_details, str(db), run_id)
         if details is None:
@@ -162,11 +162,6 @@ def live(run_id: str) -> None:
         st.caption(f"skill tier `{tier}` (every seat plays it; the Factions page compares the "
                    f"tiers of this group)", help="delve simulate --tiers: README, 'Skill tiers'")
     summary(run_id, ui.data_version(details))
-
-
-def _stored_status(state: Liveness) -> str:
-    """The `runs.status` a live state reads from (running and stalled are both `running`)."""
-    return "running" if state.state in ("running", "stalled") else state.state
 
 
 def _resume_button(run_id: str) -> None:

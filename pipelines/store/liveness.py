@@ -54,6 +54,12 @@ class Liveness:
     def stalled(self) -> bool:
         return self.state == "stalled"
 
+    @property
+    def status(self) -> str:
+        """The `runs.status` this state was read from (running and stalled are both
+        `running`: the state is read, never written)."""
+        return "running" if self.state in ("running", "stalled") else self.state
+
 
 def liveness(row: dict, *, now: datetime | None = None, host: str | None = None,
              stall_after_s: float = STALL_AFTER_S) -> Liveness:

@@ -134,3 +134,9 @@ def test_a_silent_writer_on_another_host_is_stalled_after_the_stated_time():
     assert stalled_text("R", live).endswith("resume with `delve simulate --resume R`")
     assert liveness(dict(late, status="done"), now=now) == Liveness("done")
     assert liveness({"status": "running", "heartbeat_at": None}) == Liveness("running")  # old Delve
+
+
+def test_a_state_names_the_status_it_was_read_from():
+    from pipelines.store.liveness import Liveness
+    assert [Liveness(s).status for s in ("running", "stalled", "done", "failed")] == \
+        ["running", "running", "done", "failed"]
