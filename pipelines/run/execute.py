@@ -45,7 +45,7 @@ from engine.core.rules import validate
 from pipelines.run.plan import GameSpec, Plan, default_chunk_size, import_game, plan_from_run
 from pipelines.store import BATCH_TABLES, Store, StoreError, resolve_run, to_arrow
 from pipelines.store.liveness import HEARTBEAT_S, liveness, writer_identity
-from pipelines.store.staging import PatientWriter, recover_staged
+from pipelines.store.staging import STOP_WAIT_S, PatientWriter, recover_staged
 
 
 class RunStopped(DelveError):
@@ -548,10 +548,10 @@ def _run(plan, writer, tasks, results, run_id, *, jobs, progress, flush_s, t0,
     bar = None
     pending = _Pending(len(plan.specs), flush_s, first_cost, t0)
 
-    def flush(finish: dict | None = None, wait: bool = False):
+    def flush(finish: dict | None = None, wait: bool = False, patience: float | None = None):
         w0 = time.perf_counter()
         games = writer.flush(pending.batch() if pending.batches else None, finish=finish,
-                             wait=wait)
+                             wait=wait, patience=patience)
         summary.games_written += games
         pending.written(games, time.perf_counter() - w0)
         if bar is not None and not bar.disable:
@@ -592,8 +592,9 @@ def _run(plan, writer, tasks, results, run_id, *, jobs, progress, flush_s, t0,
         if bar is not None:
             bar.close()
         if not isinstance(exc, StoreError):
-            try:
-                flush()  # the games completed so far are kept (each one whole, or staged)
+            try:  # the games completed so far are kept (each one whole, or staged): a reader
+                # holding the file for a moment (a dashboard's query) is waited for
+                flush(patience=STOP_WAIT_S)
             except Exception:  # pragma: no cover - the original error matters more
                 pass
         if writer.parked_games:  # the file is still held: keep the rest on disk, not waiting

@@ -32,6 +32,9 @@ from .writer import DatabaseHeld
 TRY_S = 0.25
 #: Seconds of waiting after which the user is told (once per wait).
 NOTICE_S = 2.0
+#: Seconds a stopping run (Ctrl-C, SIGTERM) waits for the file before it parks its last games:
+#: a dashboard or a script reading holds it for moments, a notebook for as long as it likes.
+STOP_WAIT_S = 15.0
 
 _HOLDER = re.compile(r"held in (?P<exe>.+?) \(PID (?P<pid>\d+)\)")
 
@@ -138,21 +141,23 @@ class PatientWriter:
             self._held(exc.lock, force_notice=True)
 
     def flush(self, batch: dict[str, pa.Table] | None, *, finish: dict | None = None,
-              wait: bool = False) -> int:
+              wait: bool = False, patience: float | None = None) -> int:
         """Write `batch` (and any parked games, and the run row if pending) in one transaction;
-        returns the games written.  Without `wait`, a held file parks `batch` and returns 0."""
+        returns the games written.  Without `wait`, a held file parks `batch` and returns 0
+        (after retrying for `patience` seconds, when given: a stopping run's last write)."""
         if batch is not None and batch["games"].num_rows == 0:
             batch = None
         if batch is None and finish is None and not self.staged.games and self.run_row is None:
             return 0
-        deadline = time.monotonic() + self.store.lock_timeout
+        deadline = time.monotonic() + (self.store.lock_timeout if patience is None or wait
+                                       else patience)
         while True:
             try:
                 n = self.store.write_batch(self.run_id, batch, finish=finish, staged=self.staged,
                                            create=self.run_row, timeout=self.try_s)
             except DatabaseHeld as exc:
                 self._held(exc.lock)
-                if not wait or time.monotonic() > deadline:
+                if not (wait or patience) or time.monotonic() > deadline:
                     if batch is not None:
                         self.staged.park(batch)
                     if wait:

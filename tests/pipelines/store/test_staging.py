@@ -121,3 +121,44 @@ def test_games_parked_by_a_run_that_died_are_written_when_it_resumes(tmp_path):
     assert ids == list(range(20))
     # recovering again (a crash right after the write, before the folder was removed) adds nothing
     assert recover_staged(Store(db), "r1") == 0
+
+
+def test_a_run_stopped_while_a_reader_holds_the_file_waits_for_it_and_stops_cleanly(tmp_path):
+    """A SIGTERM that lands while another process reads the file (a dashboard's query takes
+    moments, more on a loaded machine) is an ordinary stop once the reader lets go within
+    `STOP_WAIT_S`: exit 130, the run marked failed (resumable), every finished game written,
+    nothing left staged.  (Stop 23's CI: the stop tried the file for 0.25 s only, found a
+    dashboard reading, and left the run "running" with its last games staged.)"""
+    import signal
+
+    from faults_helpers import run_state
+    from pipelines.store.staging import STOP_WAIT_S
+
+    db = tmp_path / "stop.duckdb"
+    sim = start("simulate", "toy", "--games", "200000", "--players", "3", "--seed", "5",
+                "--chunk-size", "10", "--flush-seconds", "0.1", "--no-progress", "--db", db)
+    try:
+        deadline = time.monotonic() + 120
+        while not ((st := run_state(db)) and st[2] >= 20):
+            assert sim.poll() is None, sim.stderr.read()
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        holder = _hold(db)
+        try:
+            sim.send_signal(signal.SIGTERM)
+            time.sleep(min(3.0, STOP_WAIT_S / 3))       # the stop finds the file held
+            assert sim.poll() is None                   # ... and waits for it
+        finally:
+            _release(holder)
+        assert sim.wait(timeout=120) == 130, sim.stderr.read()
+    finally:
+        if sim.poll() is None:
+            sim.kill()
+            sim.wait()
+    run_id, status, done = run_state(db)
+    with connect_read(db) as con:
+        error, games = con.execute("SELECT error, (SELECT count(*) FROM games) FROM runs"
+                                   ).fetchone()
+    assert status == "failed" and "interrupted (SIGTERM): resumable" in error, error
+    assert games == done > 20
+    assert not staging_dir(db, run_id).exists()
