@@ -86,4 +86,62 @@ def tune_command(game, budget, grid, games, players, opponent, seed, jobs):
                f"win {ranked[0].rate:.1%})")
 
 
-COMMANDS = (ladder_command, tune_command)
+@click.command("fit-leaf")
+@click.argument("game")
+@click.option("--games", type=click.IntRange(min=2), default=500, show_default=True,
+              help="Self-play games (the even ones fit, the odd ones test).")
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--bots", default="greedy", show_default=True,
+              help="The bots of the self-play games (one spec, or one per seat).")
+@click.option("--every", type=click.IntRange(min=1), default=15, show_default=True,
+              help="Keep about one state in this many decisions.")
+@click.option("--ridge", type=click.FloatRange(min=0.0), default=30.0, show_default=True,
+              help="Penalty per row shrinking the weights towards the plain leaf's (1).")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--write", is_flag=True,
+              help="Write the weights to data/bots/GAME.toml [leaf] (else print them).")
+def fit_leaf_command(game, games, players, bots, every, ridge, seed, jobs, write):
+    """Fit the search bot's leaf value of GAME (MCTS leaf = "fitted"): per bucket (Underhaven:
+    rounds left) a weight for each of the game's leaf features and a constant, by least
+    squares on states of self-play games, each state's target the seat's final score.
+    Prints how well the plain leaf and the fit predict the test games' final scores."""
+    import shlex
+
+    from engine.bots.params import bots_path
+    from engine.core.errors import DelveError
+    from engine.core.registry import get_game
+    from pipelines.ladder import leaf_fit as lf
+    g = get_game(game)
+    names = g.extra.get("leaf_feature_names")
+    if names is None or "leaf_features" not in g.extra:
+        raise DelveError(f"{game}: the game declares no leaf features "
+                         f"(extra['leaf_features'], extra['leaf_feature_names'])")
+    click.echo(f"fitting the leaf of {game}: {games} self-play games of {bots} at {players} "
+               f"players, one state in {every} decisions")
+    s = lf.collect(game, games=games, players=players, bots=bots, seed=seed, every=every,
+                   jobs=jobs)
+    even = s.game % 2 == 0
+    train, test = lf.subset(s, even), lf.subset(s, ~even)
+    w = lf.fit(train, ridge)
+    click.echo(f"{len(s.scores)} seat-states from {len(set(s.moment.tolist()))} states; "
+               f"test: the odd games ({len(test.scores)} seat-states)")
+    for name, values in (("plain leaf (sum)", test.features.sum(1)),
+                         ("fitted", lf.predict(test, w))):
+        q = lf.quality(test, values)
+        click.echo(f"  {name:<17} rmse {q['rmse']:7.2f}  top value a winner "
+                   f"{q['winner']:.1%}  margin corr {q['margin_corr']:.3f}")
+    weights = lf.fit(s, ridge)
+    command = " ".join(shlex.quote(str(a)) for a in [
+        "delve", "fit-leaf", game, "--games", games, "--players", players, "--bots", bots,
+        "--every", every, "--ridge", ridge, "--seed", seed])   # jobs: the same weights
+    table = lf.leaf_toml(names, weights, f"fitted: {command} ({len(s.scores)} seat-states)")
+    if write:
+        path = bots_path(game)
+        lf.write_leaf(path, table)
+        click.echo(f"written to {path} [leaf]")
+    else:
+        click.echo("\n" + table)
+
+
+COMMANDS = (ladder_command, tune_command, fit_leaf_command)

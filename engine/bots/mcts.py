@@ -50,8 +50,10 @@ from __future__ import annotations
 import math
 from math import isqrt, log, sqrt
 
+from ..core.errors import DelveError
 from .greedy import option_values
-from .params import MCTSParams
+from .leaf import fitted_leaf
+from .params import MCTSParams, tuned_leaf
 
 
 class Node:
@@ -65,6 +67,20 @@ class Node:
         self.children: dict = {}  # action -> Node, in creation order (deterministic)
         self.order: list | None = None   # options ranked by the heuristic (widening)
         self.prior: dict | None = None   # action -> prior value in [0, 1] (progressive bias)
+
+
+def leaf_function(game, p: MCTSParams):
+    """The leaf value `(state, seat) -> float` that `p.leaf` names (params.MCTSParams)."""
+    if p.leaf == "game":
+        return game.extra.get("leaf_value") or game.evaluate
+    if p.leaf == "fitted":
+        fit = tuned_leaf(game.id)
+        if fit is None:
+            raise DelveError(f"{game.id}: leaf = \"fitted\" needs fitted weights in "
+                             f"data/bots/{game.id}.toml [leaf]: `delve tune {game.id} "
+                             f"--fit-leaf` fits them")
+        return fitted_leaf(game, fit)
+    return game.evaluate
 
 
 class MCTSBot:
@@ -84,6 +100,7 @@ class MCTSBot:
         self.kept = None           # (step of the next decision, subtree) for `reuse`
         self.reused = 0            # decisions that started from a kept subtree (tests, bench)
         self.seat = -1             # the seat searching (the opponent model's "me")
+        self._leaf = leaf_function(game, self.p)
 
     # ------------------------------------------------------------------ the bot protocol
     def choose(self, obs, seat: int):
@@ -278,9 +295,7 @@ class MCTSBot:
             n_won = sum(won) or 1
             base = reward_vector(values, self.p)
             return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
-        value = self.game.evaluate
-        if self.p.leaf == "game":
-            value = self.game.extra.get("leaf_value") or value
+        value = self._leaf
         values = [float(value(state, s)) for s in range(_n_seats(state))]
         return reward_vector(values, self.p)
 

@@ -22,6 +22,7 @@ from pydantic import Field
 
 from ..core.errors import RulesError
 from ..core.rules import DATA_DIR, RulesModel, read_toml, validate
+from .leaf import LeafFit
 
 DEFAULT_BUDGET = 400
 
@@ -53,7 +54,9 @@ class MCTSParams(RulesModel):
     # `extra["leaf_value"]` (state, seat) -> float where it declares one (Underhaven: the
     # heuristic plus what the turn in progress still holds, by the greedy bot's estimates),
     # else the heuristic.
-    leaf: Literal["evaluate", "game"] = "evaluate"
+    # "fitted" = the game's leaf features weighted as `data/bots/<game>.toml` [leaf] says
+    # (engine/bots/leaf.py: an estimate of the final score, fitted on self-play).
+    leaf: Literal["evaluate", "game", "fitted"] = "evaluate"
     # Tree reuse: when the seat's next decision directly follows its own last one (no other
     # decision in between: the state's `step` counter moved by one), the search starts from
     # the subtree of the action it chose, keeping that subtree's visits (TAG's reuseTree).
@@ -68,15 +71,30 @@ class MCTSParams(RulesModel):
 
 class BotsFile(RulesModel):
     mcts: MCTSParams = MCTSParams()
+    leaf: LeafFit | None = None
+
+
+def bots_path(game_id: str):
+    return DATA_DIR / "bots" / f"{game_id}.toml"
 
 
 @functools.lru_cache(maxsize=None)
-def tuned(game_id: str) -> MCTSParams:
-    """The game's tuned MCTS parameters (the defaults when it has no data/bots file)."""
-    path = DATA_DIR / "bots" / f"{game_id}.toml"
+def bots_file(game_id: str) -> BotsFile:
+    """The game's data/bots file (the defaults when it has none)."""
+    path = bots_path(game_id)
     if not path.is_file():
-        return MCTSParams()
+        return BotsFile()
     try:
-        return validate(BotsFile, read_toml(path)).mcts
+        return validate(BotsFile, read_toml(path))
     except RulesError as exc:
         raise RulesError(str(path), exc.field, exc.expected) from None
+
+
+def tuned(game_id: str) -> MCTSParams:
+    """The game's tuned MCTS parameters (the defaults when it has no data/bots file)."""
+    return bots_file(game_id).mcts
+
+
+def tuned_leaf(game_id: str) -> LeafFit | None:
+    """The game's fitted leaf weights (`[leaf]`), if it has them."""
+    return bots_file(game_id).leaf

@@ -23,9 +23,11 @@ class InjectedFault(RuntimeError):
 
 def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | None = None,
               log: bool = True, max_steps: int = 100_000,
-              game_index: int | None = None) -> GameRecord:
+              game_index: int | None = None, watch=None) -> GameRecord:
     """Play one game.  `game_index` (the game's index in its run) only matters to the
-    test-only fault injection of the rules (`testing.raise_in_games`, off by default)."""
+    test-only fault injection of the rules (`testing.raise_in_games`, off by default).
+    `watch(state)`, when given, is called before every decision and must not change the state
+    (the leaf fit samples states with it: pipelines.ladder.leaf_fit)."""
     from ..bots import make_bot
 
     t0 = time.perf_counter()
@@ -51,6 +53,8 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
              else "decide" if hasattr(bot, "decide") else "choose" for bot in bots]
     while not state.is_over():
         seat = state.to_move()
+        if watch is not None:
+            watch(state)
         bot = bots[seat]
         mode = modes[seat]
         if mode == "sample":

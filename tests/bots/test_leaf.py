@@ -91,3 +91,172 @@ def test_underhaven_leaf_values_a_card_as_greedy_does():
             ends += 1
             assert uh_bots.pending_value(state, seat) == 0.0
     assert cards >= 8 and ends >= 2
+
+
+# ---------------------------------------------------------------- leaf = "fitted"
+def _states(game_id: str, n: int, seed: int = 3):
+    """`n` states along one greedy game (every seat), a few decisions apart."""
+    game = get_game(game_id)
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    state = game.new_game(rules, [Seat(f[i], "greedy") for i in range(4)], seed, log=False)
+    bots = [make_bot("greedy", game, bot_rng(seed, i)) for i in range(4)]
+    out = []
+    while not state.is_over() and len(out) < n:
+        seat = state.to_move()
+        a, legal = bots[seat].decide(game.observe(state, seat), seat)
+        state.apply_legal(a, legal)
+        if state.step % 7 == 0:
+            out.append(state.clone(log=False))
+    return game, out
+
+
+def test_underhaven_leaf_features_add_up_to_its_leaf_value():
+    """The fitted leaf weighs the terms of `leaf_value`; their plain sum is `leaf_value`
+    (unit weights and no constant give back the leaf the search used before)."""
+    from engine.bots.leaf import LeafFit, fitted_leaf
+    game, states = _states("underhaven", 60)
+    names = game.extra["leaf_feature_names"]
+    ones = LeafFit(features=list(names), weights={"1": [1.0] * len(names) + [0.0]})
+    plain = fitted_leaf(game, ones)
+    buckets = set()
+    for s in states:
+        for seat in range(4):
+            terms, bucket = game.extra["leaf_features"](s, seat)
+            assert len(terms) == len(names)
+            assert sum(terms) == pytest.approx(uh_bots.leaf_value(s, seat), abs=1e-9)
+            assert plain(s, seat) == pytest.approx(uh_bots.leaf_value(s, seat), abs=1e-9)
+            buckets.add(bucket)
+    assert len(buckets) >= 3                  # the rounds left move on
+
+
+def test_fitted_leaf_weighs_per_bucket_and_takes_the_nearest_bucket():
+    from engine.bots.leaf import LeafFit, fitted_leaf
+    game, states = _states("underhaven", 30)
+    names = list(game.extra["leaf_feature_names"])
+    k = len(names)
+    # bucket 3 only: reputation doubled plus 10; every other bucket takes bucket 3's weights
+    w = [0.0] * (k + 1)
+    w[0], w[-1] = 2.0, 10.0
+    leaf = fitted_leaf(game, LeafFit(features=names, weights={"3": w}))
+    for s in states:
+        assert leaf(s, 1) == pytest.approx(2.0 * s.players[1].rep + 10.0)
+    # two buckets: each bucket's own weights, the nearest one beyond them
+    lo, hi = [0.0] * k + [1.0], [0.0] * k + [5.0]
+    leaf = fitted_leaf(game, LeafFit(features=names, weights={"2": lo, "9": hi}))
+    for s in states:
+        _t, bucket = game.extra["leaf_features"](s, 0)
+        assert leaf(s, 0) == (1.0 if bucket <= 5 else 5.0), bucket
+
+
+def test_fitted_leaf_errors_name_the_file_and_what_was_expected(tmp_path, monkeypatch):
+    import engine.bots.params as params
+    from engine.bots.leaf import LeafFit, fitted_leaf
+    from engine.core.errors import RulesError
+    game = get_game("underhaven")
+    names = list(game.extra["leaf_feature_names"])
+    with pytest.raises(DelveError, match="refit"):
+        fitted_leaf(game, LeafFit(features=names[::-1], weights={"1": [0.0] * (len(names) + 1)}))
+    with pytest.raises(DelveError, match="leaf_features"):   # Glimmerdeep declares none
+        fitted_leaf(get_game("glimmerdeep"), LeafFit(features=["a"], weights={"1": [1.0, 0.0]}))
+    (tmp_path / "bots").mkdir()
+    (tmp_path / "bots" / "g.toml").write_text(
+        '[leaf]\nfeatures = ["a", "b"]\n[leaf.weights]\n"1" = [1.0, 2.0]\n')
+    (tmp_path / "bots" / "h.toml").write_text(
+        '[leaf]\nfeatures = ["a"]\n[leaf.weights]\nlate = [1.0, 2.0]\n')
+    monkeypatch.setattr(params, "DATA_DIR", tmp_path)
+    params.bots_file.cache_clear()
+    try:
+        with pytest.raises(RulesError, match=r"g\.toml.*leaf.*3 weights|g\.toml.*leaf.*expected 3"):
+            params.tuned_leaf("g")
+        with pytest.raises(RulesError, match=r"h\.toml.*leaf\.weights.*whole number"):
+            params.tuned_leaf("h")
+    finally:
+        params.bots_file.cache_clear()
+    # a game without fitted weights: the spec is refused when the bot is made
+    with pytest.raises(DelveError, match=r"data/bots/glimmerdeep\.toml \[leaf\].*fit-leaf"):
+        make_bot("mcts:20/leaf=fitted", get_game("glimmerdeep"), bot_rng(0, 0))
+
+
+def test_the_fit_recovers_known_weights_and_writes_a_table_that_reads_back(tmp_path,
+                                                                           monkeypatch):
+    """Least squares per bucket on made-up samples whose targets follow known weights (no
+    shrinkage: prior 0, ridge 0); the
+    written [leaf] table replaces an older one, keeps the [mcts] table, and validates."""
+    import numpy as np
+
+    import engine.bots.params as params
+    from pipelines.ladder import leaf_fit as lf
+    rng = np.random.default_rng(1)
+    n = 400
+    feats = rng.normal(size=(n, 2)) * 10
+    buckets = np.repeat([1, 2], n // 2)
+    true = {1: (1.5, 0.5, 4.0), 2: (0.5, 2.0, -3.0)}
+    scores = np.array([true[b][0] * x + true[b][1] * y + true[b][2]
+                       for (x, y), b in zip(feats, buckets)]) + rng.normal(size=n) * 0.01
+    s = lf.Samples(features=feats, buckets=buckets, scores=scores, won=np.zeros(n, bool),
+                   moment=np.arange(n) // 4, game=np.arange(n) // 40)
+    w = lf.fit(s, ridge=0.0, prior=0.0)
+    for b in (1, 2):
+        assert w[b] == pytest.approx(true[b], abs=0.01)
+    assert lf.quality(s, lf.predict(s, w))["rmse"] < 0.05
+    # shrunk towards the plain leaf (weights 1), and never below 0
+    assert lf.fit(s, ridge=1e6)[2][:2] == pytest.approx([1.0, 1.0], abs=0.01)
+    flipped = lf.Samples(features=feats, buckets=buckets, scores=-scores, won=s.won,
+                         moment=s.moment, game=s.game)
+    assert min(min(v[:-1]) for v in lf.fit(flipped, ridge=0.0).values()) == 0.0
+    path = tmp_path / "bots" / "g.toml"
+    path.parent.mkdir()
+    path.write_text('[mcts]\nc = 0.3\n\n[leaf]\nfeatures = ["old"]\n[leaf.weights]\n'
+                    '"1" = [1.0, 0.0]\n')
+    lf.write_leaf(path, lf.leaf_toml(["x", "y"], w, 'a "quoted" source'))
+    monkeypatch.setattr(params, "DATA_DIR", tmp_path)
+    params.bots_file.cache_clear()
+    try:
+        fit = params.tuned_leaf("g")
+        assert params.tuned("g").c == 0.3
+    finally:
+        params.bots_file.cache_clear()
+    assert fit.features == ["x", "y"] and fit.source == 'a "quoted" source'
+    assert fit.weights["2"] == pytest.approx(list(w[2]), abs=1e-4)
+
+
+def test_fit_leaf_samples_the_same_states_with_one_or_two_workers():
+    from pipelines.ladder import leaf_fit as lf
+    a = lf.collect("underhaven", games=4, players=4, bots="random", seed=2, every=40, jobs=1)
+    b = lf.collect("underhaven", games=4, players=4, bots="random", seed=2, every=40, jobs=2)
+    assert len(a.scores) > 0 and len(a.scores) % 4 == 0
+    for field in ("features", "buckets", "scores", "won", "moment", "game"):
+        assert (getattr(a, field) == getattr(b, field)).all(), field
+
+
+def test_delve_fit_leaf_prints_the_fit_and_writes_it_beside_the_mcts_table(tmp_path,
+                                                                          monkeypatch):
+    """`delve fit-leaf` on a few games: the plain leaf and the fit side by side, then (with
+    --write) the [leaf] table in data/bots/GAME.toml, the [mcts] table kept, and a search bot
+    with leaf=fitted reading it."""
+    import shutil
+
+    from click.testing import CliRunner
+
+    import engine.bots.params as params
+    from delve.cli import main
+    (tmp_path / "bots").mkdir()
+    shutil.copy(params.bots_path("underhaven"), tmp_path / "bots" / "underhaven.toml")
+    monkeypatch.setattr(params, "DATA_DIR", tmp_path)
+    params.bots_file.cache_clear()
+    try:
+        before = params.tuned("underhaven")
+        res = CliRunner().invoke(main, ["fit-leaf", "underhaven", "--games", "4", "--every", "25",
+                                        "--bots", "random", "--write"], catch_exceptions=False)
+        assert res.exit_code == 0, res.output
+        assert "plain leaf (sum)" in res.output and "fitted" in res.output
+        params.bots_file.cache_clear()
+        fit = params.tuned_leaf("underhaven")
+        assert params.tuned("underhaven") == before
+        assert "delve fit-leaf underhaven --games 4" in fit.source
+        bot = make_bot("mcts:30/leaf=fitted", get_game("underhaven"), bot_rng(0, 0))
+        _game, states = _states("underhaven", 1)
+        assert isinstance(bot._leaf(states[0], 0), float)
+    finally:
+        params.bots_file.cache_clear()

@@ -38,12 +38,12 @@ def test_tuned_parameters_are_validated(tmp_path, monkeypatch):
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "g.toml").write_text('[mcts]\nc = "big"\n')
     monkeypatch.setattr(params, "DATA_DIR", tmp_path)
-    params.tuned.cache_clear()
+    params.bots_file.cache_clear()
     try:
         with pytest.raises(RulesError, match=r"g\.toml.*mcts\.c"):
             params.tuned("g")
     finally:
-        params.tuned.cache_clear()
+        params.bots_file.cache_clear()
     assert tuned("glimmerdeep").source != ""
 
 

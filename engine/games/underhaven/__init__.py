@@ -38,6 +38,8 @@ GAME = register(Game(
     board_view=board_view,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
            "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
+           # its terms, weighed per rounds left by MCTS leaf = "fitted" (engine/bots/leaf.py)
+           "leaf_features": bots.leaf_features, "leaf_feature_names": bots.LEAF_FEATURES,
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), ("modules.crooked_caverns=true",),
                                 ("modules.advanced_buildings=true", "modules.energy=true"),
