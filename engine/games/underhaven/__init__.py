@@ -9,7 +9,7 @@ from engine.core.protocol import Game
 from engine.core.registry import register
 
 from .determinize import determinize
-from . import bots, labels, decisions, scoring  # noqa: F401  (decisions installs the decision tables)
+from . import bots, labels, leaf, decisions, scoring  # noqa: F401  (decisions installs the decision tables)
 from .board import map_cells, maps
 from .invariants import invariants
 from .rules import PLAYER_COUNTS, UnderhavenRules
@@ -39,7 +39,7 @@ GAME = register(Game(
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
            "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            # its terms, weighed per rounds left by MCTS leaf = "fitted" (engine/bots/leaf.py)
-           "leaf_features": bots.leaf_features, "leaf_feature_names": bots.LEAF_FEATURES,
+           "leaf_features": leaf.leaf_features, "leaf_feature_names": leaf.LEAF_FEATURES,
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), ("modules.crooked_caverns=true",),
                                 ("modules.advanced_buildings=true", "modules.energy=true"),

@@ -506,30 +506,3 @@ def leaf_value(s, seat: int) -> float:
     """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
     plus `pending_value`, so that a leaf values a card as the greedy bot does."""
     return evaluate(s, seat) + pending_value(s, seat)
-
-
-#: The terms of `leaf_value`, named (MCTS `leaf = "fitted"`, engine/bots/leaf.py).
-LEAF_FEATURES = ("reputation", "end_scoring", "basic_resources", "power_tokens", "trade_goods",
-                 "energy", "morale", "workers", "consultants", "bought", "buildings", "owed",
-                 "worker_positions", "turn_in_progress")
-
-
-def leaf_features(s, seat: int) -> tuple[list[float], int]:
-    """(the terms `leaf_value` adds up, as `LEAF_FEATURES` names them; the rounds left): the
-    fitted leaf weighs each term per rounds left (data/bots/underhaven.toml [leaf]).  Their
-    plain sum is `leaf_value` (tests/games/underhaven check it, up to rounding)."""
-    p = s.players[seat]
-    rounds = _rounds_left(s)
-    tv, pv, gv, ev = _values(s)
-    scale = min(1.0, rounds / 4)
-    bld, done = s.bld, s.done
-    owed = p.owed
-    return [float(p.rep), float(end_points(s, seat)), sum(p.res) * tv, p.pt * pv, p.tg * gv,
-            p.energy * ev, min(p.morale, 5) * MORALE_VALUE,
-            len(p.workers) * WORKER_VALUE * scale, p.consultants * CONSULTANT_VALUE * scale,
-            len(p.bought) * 0.8 * min(1.0, rounds / 3),
-            sum(_building_worth(s, bld[sp], done[sp], rounds) for sp in s.owned(seat)),
-            -((owed[0] + owed[1] + owed[2]) * track_value(s) + owed[3] * pt_value(s))
-            if owed is not None else 0.0,
-            worker_terms(s, p, p.workers) if rounds > 1 else 0.0,
-            pending_value(s, seat)], rounds
