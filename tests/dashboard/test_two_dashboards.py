@@ -23,6 +23,7 @@ from test_dashboard_browser import CHROMIUM, CHROMIUM_ARGS, _require_chromium  #
 GAMES = 50_000  # far more than it plays: it is stopped (SIGTERM) once both pages showed it
 # (5000 random games ran out in 152 s at stop 23, before two slow first renders on a loaded CI)
 DEADLINE_S = 240
+WATCH_S = 120               # once both pages are open: how long to wait for both to show it running
 
 
 PAGE_TIMEOUT_MS = 120_000   # the first render of a page on a busy 2-core machine
@@ -81,17 +82,23 @@ def test_two_dashboards_and_a_simulation_on_one_database(sim_db_copy: Path, tmp_
                 urls = [f"http://127.0.0.1:{port}/?run={run_id}" for port in ports]
                 for page, url in zip(pages, urls):
                     _open(page, url)        # each page refreshes itself every 2 s while it runs
-                seen_running = set()
-                while (sim.poll() is None and time.monotonic() < deadline
+                seen_running, last = set(), {}
+                # a deadline of its own: the first renders above may take minutes on a busy
+                # machine (stop 24's CI: they used up DEADLINE_S, so one page was read once)
+                watch_until = time.monotonic() + WATCH_S
+                while (sim.poll() is None and time.monotonic() < watch_until
                        and len(seen_running) < 2):
                     for i, page in enumerate(pages):
-                        seen = _read(page)
+                        seen = last[i] = _read(page)
                         assert seen["exceptions"] == 0, seen["text"]
                         assert "lock" not in seen["text"].lower(), seen["text"]
                         if seen["metrics"].get("status") == "running":
                             seen_running.add(i)
                     time.sleep(0.5)
                 assert sim.poll() is None, log.read_text()
+                assert seen_running == {0, 1}, (
+                    f"the dashboards did not both show the run running: "
+                    f"{ {i: v['metrics'] for i, v in last.items()} }")
                 os.killpg(sim.pid, signal.SIGTERM)
                 assert sim.wait(timeout=120) == 130, log.read_text()   # stopped, resumable
                 with connect_read(db) as con:
