@@ -7,13 +7,13 @@ names the terms.  The fitted leaf is then, per bucket, a weighted sum of the ter
 constant: an estimate of the seat's *final* score on the same scale as the score a finished
 game gives the search, where the plain sum only counts what the seat holds now.
 
-The weights are data, fitted by `delve tune GAME --fit-leaf` (`pipelines.ladder.leaf_fit`:
+The weights are data, fitted by `delve fit-leaf GAME` (`pipelines.ladder.leaf_fit`:
 least squares on states sampled from self-play, each state's target the seat's final
 score) and stored in `data/bots/<game>.toml` under `[leaf]` with their source:
 
     [leaf]
     features = ["rep", "end", ...]      # the game's leaf_feature_names, in order
-    source = "delve tune underhaven --fit-leaf --games 500 --bots greedy --seed 1 (...)"
+    source = "fitted: delve fit-leaf underhaven --games 500 --bots greedy --seed 1 (...)"
     [leaf.weights]                      # bucket -> one weight per feature, then the constant
     1 = [0.9, 1.0, ..., 3.2]
 
@@ -65,7 +65,7 @@ def fitted_leaf(game, fit: LeafFit) -> Callable[[object, int], float]:
     if list(names) != list(fit.features):
         raise DelveError(f"data/bots/{game.id}.toml [leaf] features {fit.features} are not "
                          f"the game's leaf features {list(names)}: refit with "
-                         f"`delve tune {game.id} --fit-leaf`")
+                         f"`delve fit-leaf {game.id} --write`")
     table = {int(k): tuple(v) for k, v in fit.weights.items()}
     lo, hi = min(table), max(table)
     rows = [table.get(b) or table[min(table, key=lambda k: (abs(k - b), k))]

@@ -77,8 +77,8 @@ def leaf_function(game, p: MCTSParams):
         fit = tuned_leaf(game.id)
         if fit is None:
             raise DelveError(f"{game.id}: leaf = \"fitted\" needs fitted weights in "
-                             f"data/bots/{game.id}.toml [leaf]: `delve tune {game.id} "
-                             f"--fit-leaf` fits them")
+                             f"data/bots/{game.id}.toml [leaf]: "
+                             f"`delve fit-leaf {game.id} --write` fits them")
         return fitted_leaf(game, fit)
     return game.evaluate
 
