@@ -141,20 +141,23 @@ class FrameMachine:
         """`apply`, given the list `legal_actions()` returned for this very decision (nothing
         changed since), so that the legality check need not compute it again.  An illegal
         action raises IllegalAction and leaves the state untouched."""
-        if self.over or not self.stack:
+        stack = self.stack
+        if self.over or not stack:
             raise IllegalAction(f"the game is over; cannot apply {action!r}")
-        frame = self.stack[-1]
+        frame = stack[-1]
         if legal is None:
             legal = self.LEGAL[frame[0]](self, frame)
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
-        self.step += 1
-        if self.log.enabled:
+        step = self.step = self.step + 1
+        log = self.log
+        seat = frame[1]
+        if log.enabled:
             name, detail, cell = self.describe_move(action, frame)
-            self.log.move(self.step, self.round, self.phase, frame[1], name, detail, cell)
-        self.stack.pop()
-        if not self.players_own >> frame[1] & 1:
-            self.writable_player(frame[1])
+            log.move(step, self.round, self.phase, seat, name, detail, cell)
+        stack.pop()
+        if not self.players_own >> seat & 1:
+            self.writable_player(seat)
         self.APPLY[frame[0]](self, frame, action)
         self._advance()
 

@@ -5,8 +5,16 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from .frames import FrameMachine
 from .protocol import Game, Seat
 from .rng import bot_rng
+
+
+def _plain_frames(state) -> bool:
+    """Whether `state` keeps the decision stack's `over` and `stack` as FrameMachine does
+    (who moves = the top frame's seat), so the random games' loop may read them directly."""
+    cls = type(state)
+    return cls.is_over is FrameMachine.is_over and cls.to_move is FrameMachine.to_move
 
 
 @dataclass
@@ -51,6 +59,16 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     modes = ["sample" if sample is not None and getattr(bot, "uniform", False)
              else "legal" if getattr(bot, "legal_only", False)
              else "decide" if hasattr(bot, "decide") else "choose" for bot in bots]
+    if watch is None and fail_at > max_steps and modes and all(m == "sample" for m in modes) \
+            and _plain_frames(state):
+        # Every seat a uniform random bot: the same draws and moves as the loop below, with
+        # nothing to dispatch per decision (the random games' hot path).
+        rngs = [bot.rng for bot in bots]
+        while not state.over:
+            action = sample(rngs[state.stack[-1][1]])
+            apply_legal(action, (action,))
+            if state.step > max_steps:
+                raise RuntimeError(f"{game.id}: game with seed {seed} exceeded {max_steps} steps")
     while not state.is_over():
         seat = state.to_move()
         if watch is not None:

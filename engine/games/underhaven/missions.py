@@ -13,21 +13,20 @@ def claim_missions(s, p) -> None:
     fulfilled (the reputation is instant): the face-up ones and those the player claimed for
     itself at the missions space (`readings.missions_space = "claim"`).
 
-    Whether a mission is fulfilled depends only on the seat's buildings, their terrain and
-    the tiles (mission_done), so the missions already found unfulfilled on a board
-    equal to this one (compared by value) are not checked again (`mission_memo`): first the
-    whole board (every owner, terrain and tile: one comparison each), then the seat's own
-    buildings, their terrains and the tiles."""
-    seen = s.mission_memo.get(p.seat)
+    Whether a mission is fulfilled depends only on the seat's own buildings, their terrains
+    and the tiles (mission_done), so the missions already found unfulfilled on an equal board
+    of the seat (compared by value: its spaces with a building, their terrains, every tile)
+    are not checked again (`mission_memo`); others' buildings do not matter."""
+    mine = s.owned(p.seat)
     terr = s.terr
-    if seen is not None and seen[0] == s.owner and seen[1] == terr and seen[3] == s.gap:
-        known = seen[4]                  # nothing on the board changed since
+    board = (mine, [terr[x] for x in mine])
+    seen = s.mission_memo.get(p.seat)
+    if seen is not None and seen[0] == board and seen[1] == s.gap:
+        known = seen[2]
         if known.issuperset(s.missions) and known.issuperset(p.held):   # (None: an empty slot)
             return
-    mine = s.owned(p.seat)
-    board = (mine, [terr[x] for x in mine])
-    same = seen is not None and seen[2] == board and seen[3] == s.gap
-    known = seen[4] if same else frozenset()
+    else:
+        known = frozenset()
     unfulfilled = set()
     for i, mid in [(i, mid) for i, mid in enumerate(s.missions)] + [(-1, h) for h in p.held]:
         if mid is None or mid in known:
@@ -45,7 +44,7 @@ def claim_missions(s, p) -> None:
         else:
             unfulfilled.add(mid)
     s.mission_memo = {**s.mission_memo, p.seat: (     # a new dict: clones share the old
-        s.owner.copy(), terr.copy(), board, s.gap.copy(), known | unfulfilled | {None})}
+        board, s.gap.copy(), known | unfulfilled | {None})}
 
 
 def refill_missions(s) -> None:
