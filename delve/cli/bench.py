@@ -28,6 +28,9 @@ from engine.core.errors import DelveError
               help="Also run this peer in the same process window and print the ratio.")
 @click.option("--peer-seconds", type=click.FloatRange(min=0.5), default=10.0, show_default=True,
               help="The peer's CPU seconds in all, split over the interleaved rounds.")
+@click.option("--peer-rounds", type=click.IntRange(min=1), default=3, show_default=True,
+              help="Interleaved rounds (peer, ours, peer) of the peer comparison; the ratio "
+                   "given is the median round's (more rounds: steadier on a shared machine).")
 @click.option("--search-budget", type=click.IntRange(min=1), default=100, show_default=True,
               help="Budget of the first MCTS rung of the search section.")
 @click.option("--search-rungs", type=click.IntRange(min=0), default=2, show_default=True,
@@ -35,7 +38,7 @@ from engine.core.errors import DelveError
 @click.option("--search-only", is_flag=True, help="Only the search section (clone, apply, "
                                                    "MCTS iterations/s, a game per rung).")
 def bench_command(game_ids, games, players, seed, pipeline_games, long_games, repeat, peer,
-                  peer_seconds, search_budget, search_rungs, search_only):
+                  peer_seconds, peer_rounds, search_budget, search_rungs, search_only):
     """Cost per decision, games/s, the 2-worker speed-up, the writer's share and memory, for
     every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron; then
     the search section: clone and apply µs, MCTS iterations/s, one game at each ladder rung."""
@@ -53,7 +56,7 @@ def bench_command(game_ids, games, players, seed, pipeline_games, long_games, re
     if not search_only:
         report(ids, games=games, players=players, seed=seed, pipeline_games=pipeline_games,
                long_games=long_games, peer=peer, peer_seconds=peer_seconds, repeat=repeat,
-               echo=click.echo)
+               n_rounds=peer_rounds, echo=click.echo)
     report_search(ids, players=players, seed=seed, budget=search_budget, rungs=search_rungs,
                   echo=click.echo)
 

@@ -281,7 +281,7 @@ def peer_rounds(ours: Callable[[], float], theirs: Callable[[], float], rounds: 
 
 def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline_games: int,
            long_games: int, peer: str | None, peer_seconds: float, repeat: int = 1,
-           echo: Callable[[str], None] = print) -> None:
+           n_rounds: int = PEER_ROUNDS, echo: Callable[[str], None] = print) -> None:
     from .startup import startup_times
     echo("== the CLI: fresh interpreter each, wall and CPU seconds (goal: --help and games "
          "under 0.3 s)")
@@ -331,12 +331,12 @@ def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline
         if peer:
             echo("")
             echo(f"== {gid} vs {peer}: a random decision, CPU time, interleaved in this process "
-                 f"({PEER_ROUNDS} rounds of {peer}, ours, {peer}; {_machine()})")
+                 f"({n_rounds} rounds of {peer}, ours, {peer}; {_machine()})")
             rounds = peer_rounds(
                 lambda: random_decision_cpu_us(gid, games=games, players=players, seed=seed + 1),
-                lambda: catanatron_us_per_action(peer_seconds / (2 * PEER_ROUNDS),
+                lambda: catanatron_us_per_action(peer_seconds / (2 * n_rounds),
                                                  clock=time.process_time)[0],
-                PEER_ROUNDS)
+                n_rounds)
             for i, r in enumerate(rounds, 1):
                 echo(f"  round {i}: {gid} {r.ours_us:6.1f} us per decision (random bots, move "
                      f"log on, in memory); {peer} {r.theirs_us:6.1f} us per action (4 random "

@@ -34,3 +34,14 @@ def test_random_decision_cost_is_cpu_time_of_logged_games():
     t0 = time.process_time()
     time.sleep(0.2)
     assert time.process_time() - t0 < 0.1      # the clock it uses ignores waiting
+
+
+def test_peer_rounds_option_is_checked_and_reaches_the_report():
+    """`--peer-rounds N`: the number of interleaved rounds; 0 is refused, naming the option."""
+    from click.testing import CliRunner
+
+    from delve.cli import main
+    res = CliRunner().invoke(main, ["bench", "--game", "toy", "--peer", "catanatron",
+                                   "--peer-rounds", "0"])
+    assert res.exit_code == 2 and "--peer-rounds" in res.output
+    assert "--peer-rounds" in CliRunner().invoke(main, ["bench", "--help"]).output
