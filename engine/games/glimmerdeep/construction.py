@@ -69,6 +69,28 @@ class Construction:
                 out.append((fp, tag))
         return out
 
+    def has_site(self, p: Player, kind: str) -> bool:
+        """`bool(self.sites(p, kind))`, stopping at the first site found."""
+        hook = self.hooks[p.seat]
+        space = hook.site_space(self, p, kind)
+        if space is not None:
+            if self.static.fits[kind].any_inside(space):
+                return True
+        else:
+            for fp in self.static.footprint[kind]:
+                ok = hook.site_ok(self, p, kind, fp, "")
+                if ok is None:
+                    ok = self.standard_site_ok(p, fp)
+                if ok:
+                    return True
+        for fp, tag in hook.sites(self, p, kind):
+            ok = hook.site_ok(self, p, kind, fp, tag)
+            if ok is None:
+                ok = self.standard_site_ok(p, fp)
+            if ok:
+                return True
+        return False
+
     def standard_site_space(self, p: Player) -> int:
         """standard_site_ok for every rectangle at once: all its spaces excavated, none blocked
         or built on, no side touching a building or an outpost, i.e. it lies inside the
@@ -138,8 +160,10 @@ def l_construct(s, frame):
     hook = s.hooks[p.seat]
     flat = type(hook).construction_discount is FactionPlay.construction_discount
     for kind in KINDS:
-        sites = s.sites(p, kind)
-        if not sites:
+        # A card is offered when some site can be paid for: with a flat cost, when any site
+        # exists (has_site stops at the first); else each site's cost is tried.
+        sites = None if flat else s.sites(p, kind)
+        if not (s.has_site(p, kind) if flat else sites):
             continue
         for slot, cid in enumerate(s.market[kind]):
             if cid is None:
