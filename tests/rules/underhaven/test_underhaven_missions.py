@@ -69,3 +69,31 @@ def test_missions_space_claim_reading(game, make_state):
     assert p.held == [target] and s.missions[1] is None and p.pt == 1
     s.refill()
     assert s.missions[1] is not None and target not in s.missions
+
+
+def test_missions_are_claimed_as_soon_as_fulfilled_whatever_was_checked_before(make_state):
+    """"The Missions": claimed as soon as fulfilled in one's turn.  The check remembers what it
+    found unfulfilled on the seat's own board (`mission_memo`): a rival's building does not
+    make it look again, the seat's own building does, and a clone that builds claims while
+    the original, which shares the memo, does not."""
+    s = make_state()
+    _board(s)
+    s.missions = [LAYOUT] + [None] * (len(s.missions) - 1)   # the only face-up mission
+    p = s.players[0]
+    p.held = []
+    rep0, rep = p.rep, s.st.missions[LAYOUT].rep
+    put(s, 0, "small_building", 0)                    # octagon 0
+    missions.claim_missions(s, p)
+    assert LAYOUT in s.missions and p.rep == rep0     # one building: not fulfilled
+    put(s, 8, "small_building", 1)                    # a rival's building, octagon 2
+    missions.claim_missions(s, p)
+    assert LAYOUT in s.missions
+    c = s.clone()
+    put(c, 12, "small_building", 0)                   # octagon 3: two octagons between
+    missions.claim_missions(c, c.writable_player(0))   # (a move makes its record its own)
+    assert LAYOUT not in c.missions and c.players[0].rep == rep0 + rep and rep > 0
+    missions.claim_missions(s, p)                     # the original: still one building
+    assert LAYOUT in s.missions and p.rep == rep0
+    put(s, 12, "small_building", 0)
+    missions.claim_missions(s, p)
+    assert LAYOUT not in s.missions and p.rep == rep0 + rep
