@@ -154,7 +154,14 @@ def category_findings(by_category: Any, labels: Mapping[str, str] | None = None)
     else:
         least = (f"the least in these games, but not clearly below {_poss(nname)} "
                  f"{_pts(float(nxt['mean']))}")
-    text = f"{_poss(lname)} {cname} brings {part(low)}, {least}"
+    if float(low["mean"]) == 0 and not float(low.get("var") or 0):
+        # Not one point in any game: more likely the faction's rules than its play.
+        text = (f"{_poss(lname)} {cname} brought no points in any of their "
+                f"{int(low['n']):,} player-games (of their {totals[low['faction']]:.0f} points "
+                f"per game): it may be a category their rules never score (check the faction's "
+                f"rules before reading it as weak play)")
+    else:
+        text = f"{_poss(lname)} {cname} brings {part(low)}, {least}"
     if top is not low:
         text += f"; it brings {tname} the most, {part(top)}"
     return [Finding(text + f" ({int(low['n']):,} and {int(top['n']):,} player-games).",

@@ -121,3 +121,17 @@ def test_where_the_points_come_from_says_when_the_least_is_not_clear():
     assert "Gildtails' calling brings 8.0 [" in out[0]
     assert "the least in these games, but not clearly below Ironclads' 9.0" in out[0]
     assert "the least of any faction" not in out[0]
+
+
+def test_a_category_a_faction_never_scores_is_said_plainly():
+    """Glimmerdeep's Forgeburrowers: "a unique calling that does not reward VP at the end of the
+    game" (Appendix A), so their calling row is 0 in every game: the finding says they brought
+    none and points at the rules, instead of "0.0 [0.0, 0.0] ... the least of any faction"."""
+    cats = _cats([("forgeburrowers", "calling", 300, 0.0, 0.0), ("forgeburrowers", "buildings", 300, 70.0, 100.0),
+                  ("gemwardens", "calling", 300, 17.5, 4.0), ("gemwardens", "buildings", 300, 60.0, 100.0)])
+    out = sentences(None, n_games=300, categories=cats, labels={**LABELS, "calling": "Faction calling"})
+    assert len(out) == 1
+    assert out[0].startswith("Forgeburrowers' faction calling brought no points in any of their 300 "
+                             "player-games (of their 70 points per game): it may be a category their "
+                             "rules never score")
+    assert "0.0 [0.0, 0.0]" not in out[0] and "it brings Gemwardens the most, 17.5" in out[0]
