@@ -301,16 +301,6 @@ class RectangleFit:
             out.sort()
         return out
 
-    def any_inside(self, free: int) -> bool:
-        """`bool(self.inside(free))`, without listing them."""
-        for offsets, valid, _anchors in self.orientations:
-            fit = valid
-            for o in offsets:
-                fit &= free >> o
-            if fit:
-                return True
-        return False
-
 
 @lru_cache(maxsize=256)
 def rectangle_fit(board: Board, size: tuple[int, int]) -> RectangleFit:

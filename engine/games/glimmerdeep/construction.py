@@ -49,47 +49,33 @@ class Construction:
         return True
 
     def sites(self, p: Player, kind: str) -> list[tuple[int, str]]:
-        hook = self.hooks[p.seat]
-        space = hook.site_space(self, p, kind)
-        if space is not None:  # every rectangle tested at once
-            out = [(fp, "") for fp in self.static.fits[kind].inside(space)]
-        else:
-            out = []
-            for fp in self.static.footprint[kind]:
-                ok = hook.site_ok(self, p, kind, fp, "")
-                if ok is None:
-                    ok = self.standard_site_ok(p, fp)
-                if ok:
-                    out.append((fp, ""))
-        for fp, tag in hook.sites(self, p, kind):
-            ok = hook.site_ok(self, p, kind, fp, tag)
-            if ok is None:
-                ok = self.standard_site_ok(p, fp)
-            if ok:
-                out.append((fp, tag))
-        return out
+        return list(self.each_site(p, kind))
 
     def has_site(self, p: Player, kind: str) -> bool:
         """`bool(self.sites(p, kind))`, stopping at the first site found."""
+        return next(self.each_site(p, kind), None) is not None
+
+    def each_site(self, p: Player, kind: str):
+        """`sites` one by one (the hooks it asks have no side effects, so a caller looking
+        for one may stop early)."""
         hook = self.hooks[p.seat]
         space = hook.site_space(self, p, kind)
-        if space is not None:
-            if self.static.fits[kind].any_inside(space):
-                return True
+        if space is not None:  # every rectangle tested at once
+            for fp in self.static.fits[kind].inside(space):
+                yield fp, ""
         else:
             for fp in self.static.footprint[kind]:
                 ok = hook.site_ok(self, p, kind, fp, "")
                 if ok is None:
                     ok = self.standard_site_ok(p, fp)
                 if ok:
-                    return True
+                    yield fp, ""
         for fp, tag in hook.sites(self, p, kind):
             ok = hook.site_ok(self, p, kind, fp, tag)
             if ok is None:
                 ok = self.standard_site_ok(p, fp)
             if ok:
-                return True
-        return False
+                yield fp, tag
 
     def standard_site_space(self, p: Player) -> int:
         """standard_site_ok for every rectangle at once: all its spaces excavated, none blocked
@@ -160,11 +146,16 @@ def l_construct(s, frame):
     hook = s.hooks[p.seat]
     flat = type(hook).construction_discount is FactionPlay.construction_discount
     for kind in KINDS:
-        # A card is offered when some site can be paid for: with a flat cost, when any site
-        # exists (has_site stops at the first); else each site's cost is tried.
-        sites = None if flat else s.sites(p, kind)
-        if not (s.has_site(p, kind) if flat else sites):
-            continue
+        # A card is offered when some site can be paid for: with a flat cost, as soon as one
+        # site exists; else each site's cost is tried.
+        if flat:
+            if not s.has_site(p, kind):
+                continue
+            sites = None
+        else:
+            sites = s.sites(p, kind)
+            if not sites:
+                continue
         for slot, cid in enumerate(s.market[kind]):
             if cid is None:
                 continue
