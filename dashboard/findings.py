@@ -168,9 +168,23 @@ def category_findings(by_category: Any, labels: Mapping[str, str] | None = None)
                     "categories", 0.8, clear)]
 
 
+def played_by(bots: str | None, bot: str | None = None) -> str:
+    """Who played the games a verdict rests on, as a clause for its sentence (' played by
+    greedy bots'), from the run's bot spec (`runs.bots`: one spec, or one per seat) or the
+    page's bot filter; '' when unknown.  Measured balance moves with the players' skill
+    (DESIGN.md, Statistics), so a verdict names the players it is about."""
+    specs = [bot] if bot else [b.strip() for b in (bots or "").split(",") if b.strip()]
+    kinds = list(dict.fromkeys(specs))
+    if not kinds:
+        return ""
+    if len(kinds) == 1:
+        return f" played by {kinds[0]} bots"
+    return f" played by {', '.join(kinds[:-1])} and {kinds[-1]} bots"
+
+
 def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
              labels: Mapping[str, str] | None = None,
-             categories: Any = None) -> list[Finding]:
+             categories: Any = None, bots: str | None = None) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
@@ -178,14 +192,15 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     significant; `n_games`: the games they rest on; `n_players`: the player-count filter, if
     any (the sentence then says "of 4-player games"); `labels`: display names of factions and
     categories; `categories`: points per player-game by faction and category (optional, for the
-    "where the points come from" sentence, `category_findings`)."""
+    "where the points come from" sentence, `category_findings`); `bots`: who played, the clause
+    of `played_by` (the faction verdicts then say "of 4-player games played by greedy bots")."""
     out: list[Finding] = []
     if n_players is None:  # one player count in the data: its fair share says which
         shares = {round(r["fair_share"], 9) for r in _rows(rates) if _ok(r.get("fair_share"))}
         if len(shares) == 1:
             k = 1 / next(iter(shares))
             n_players = round(k) if abs(k - round(k)) < 1e-6 else None
-    of_games = f"of {n_players}-player games" if n_players else "of their games"
+    of_games = (f"of {n_players}-player games" if n_players else "of their games") + (bots or "")
     rows = [r for r in _rows(rates) if _ok(r.get("win_rate"), r.get("low"), r.get("high"))]
     quiet = []
     for r in rows:

@@ -255,16 +255,18 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                   filters: dict[str, Any], categories: Any = None) -> None:
     """The Factions page's "Findings" block: the statistics below in plain words
     (dashboard.findings), most important first."""
-    from dashboard.findings import sentences
+    from dashboard.findings import played_by, sentences
     from dashboard.labels import game_labels
     n_players = filters.get("n_players")
     st.markdown("#### Findings")
     with st.container(key="findings", border=True):
         st.markdown("\n".join(f"- {s}" for s in sentences(
             rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
-            categories=categories)))
+            categories=categories, bots=played_by(run.get("bots"), filters.get("bot")))))
         st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
-                   "excludes the fair share after Holm's correction over the factions.")
+                   "excludes the fair share after Holm's correction over the factions.  A "
+                   "verdict is about play by the bots named: measured balance moves with the "
+                   "players' skill (compare tiers: `delve simulate --tiers`).")
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:

@@ -198,13 +198,14 @@ class Run:
     def findings(self, n_players: int | None = None, map_id: str | None = None,
                  bot: str | None = None) -> list[str]:
         """The Factions page's findings in plain words, most important first."""
-        from dashboard.findings import sentences
+        from dashboard.findings import played_by, sentences
         info = self.info()
         return sentences(self.faction_rates(n_players, map_id, bot),
                          self.seat_rates(n_players, map_id, bot),
                          n_games=self.games(n_players, map_id, bot),
                          n_players=n_players or info.get("n_players"),
-                         labels=_labels(info.get("game")))
+                         labels=_labels(info.get("game")),
+                         bots=played_by(info.get("bots"), bot))
 
     def figure(self, name: str, n_players: int | None = None, map_id: str | None = None,
                bot: str | None = None):

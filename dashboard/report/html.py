@@ -143,7 +143,7 @@ def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
 def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section]:
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
-    from dashboard.findings import sentences
+    from dashboard.findings import played_by, sentences
     from dashboard.labels import game_labels, relabel
 
     rid = run["run_id"]
@@ -158,7 +158,8 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     factions = Section(f"{prefix}Factions", notes=[rests])
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
-        labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v)))
+        labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
+        bots=played_by(run.get("bots"))))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),

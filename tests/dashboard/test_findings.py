@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from dashboard.findings import findings, games_needed, sentences
+from dashboard.findings import findings, games_needed, played_by, sentences
 from dashboard.queries.filters import _with_rates
 
 
@@ -135,3 +135,24 @@ def test_a_category_a_faction_never_scores_is_said_plainly():
                              "player-games (of their 70 points per game): it may be a category their "
                              "rules never score")
     assert "0.0 [0.0, 0.0]" not in out[0] and "it brings Gemwardens the most, 17.5" in out[0]
+
+
+@pytest.mark.parametrize("bots,bot,clause", [
+    ("greedy,greedy,greedy,greedy", None, " played by greedy bots"),
+    ("mcts:400", None, " played by mcts:400 bots"),
+    ("greedy,random,random,random", None, " played by greedy and random bots"),
+    ("greedy,random,random,random", "random", " played by random bots"),   # the bot filter
+    (None, None, ""), ("", None, ""),
+])
+def test_played_by_names_the_bots_a_verdict_rests_on(bots, bot, clause):
+    assert played_by(bots, bot) == clause
+
+
+def test_a_verdict_says_who_played_the_games():
+    """DESIGN.md, Statistics: "Balance is reported per bot skill tier, because measured balance
+    moves with the players' skill": a faction's verdict names the bots whose play it measured."""
+    rates = _rates({"ironclads": 630, "gildtails": 110, "nightbarons": 380, "gemwardens": 380},
+                   1500)
+    text = sentences(rates, n_games=1500, labels=LABELS, bots=played_by("greedy"))
+    assert text[0] == ("Gildtails win 7% [6%, 9%] of 4-player games played by greedy bots "
+                       "against a fair 25% (1,500 games): too weak.")
