@@ -26,7 +26,7 @@ from __future__ import annotations
 import os
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -37,6 +37,8 @@ from engine.core.errors import DelveError
 from pipelines.run.plan import make_plan
 from pipelines.run.execute import ChunkTask, iter_results, make_tasks, run_plan
 from pipelines.store import Store
+
+from .split import decision_split, format_split
 
 GOAL_PEER_RATIO = 1 / 3
 GOAL_SPEEDUP = 1.8
@@ -141,6 +143,7 @@ class PipelineRow:
     writes: int = 0
     parent_cpu_s: float = 0.0
     play_s: float = 0.0       # sum of the games' own wall time (games.wall_ms)
+    write_parts: dict = field(default_factory=dict)   # the writer's CPU s by part (Store)
 
     @property
     def us_per_decision(self) -> float:
@@ -204,7 +207,21 @@ def pipeline_run(game_id: str, *, games: int, workers: int, players: int = 4, se
             play_s = con.execute("SELECT coalesce(sum(wall_ms), 0) / 1000 FROM games"
                                  ).fetchone()[0]
     return PipelineRow(workers, games, summary.decisions, wall, summary.write_s, rss,
-                       log_moves, summary.write_cpu_s, summary.writes, cpu, play_s)
+                       log_moves, summary.write_cpu_s, summary.writes, cpu, play_s,
+                       summary.write_parts)
+
+
+def format_write_parts(r: PipelineRow) -> str:
+    """Where the writer's CPU went in a run (`Store.write_parts`), per game and per write."""
+    parts = dict(r.write_parts)
+    parts["other statements"] = max(0.0, r.write_cpu_s - sum(parts.values()))
+    total = max(r.write_cpu_s, 1e-12)
+    text = ", ".join(f"{name} {v * 1e3 / max(1, r.games):.2f}" for name, v in
+                     sorted(parts.items(), key=lambda kv: -kv[1]) if v > 0)
+    moves = "moves logged" if r.log_moves else "moves not logged"
+    return (f"  writer CPU, {r.workers} workers, {moves}: {r.write_cpu_s * 1e3 / max(1, r.games):.2f} "
+            f"ms per game over {r.writes} writes ({r.write_cpu_s * 1e3 / max(1, r.writes):.0f} ms "
+            f"per write; {total / r.wall_s:.1%} of the wall); ms per game by part: {text}")
 
 
 def best_of(repeat: int, configs: list[dict], **common) -> list[PipelineRow]:
@@ -293,6 +310,10 @@ def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline
     for gid in game_ids:
         echo(f"== {gid}: engine (in memory, nothing written)")
         echo(format_table(bench(gid, games=games, players=players, seed=seed)))
+        split = decision_split(gid, games=games, players=players, seed=seed)
+        if split is not None:
+            echo("where a random decision's time goes (1 process):")
+            echo(format_split(split))
         echo("")
         echo(f"== {gid}: pipeline, random bots, every move logged into DuckDB (temporary file)")
         one, two, lean = best_of(repeat, [{"workers": 1}, {"workers": 2},
@@ -316,6 +337,8 @@ def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline
              f"(goal >= {GOAL_SPEEDUP}x; {_machine()})")
         echo(f"  writer share of wall time, 2 workers           {two.writer_share:6.1%}   "
              f"(goal < {GOAL_WRITER_SHARE:.0%}; time inside Store.write / run wall time)")
+        for r in (two, lean):
+            echo(format_write_parts(r))
         if long_games:
             echo("")
             echo(f"== {gid}: memory over a run of {long_games} games (2 workers, DuckDB), "

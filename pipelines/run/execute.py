@@ -145,6 +145,9 @@ class RunSummary:
     write_cpu_s: float = 0.0  # CPU time of the writer in them (DuckDB runs in its thread)
     writes: int = 0        # write transactions
     db: str = ""
+    # the writer's CPU seconds by part of its transactions (Store.write_parts: attach, raw rows,
+    # aggregates, commit, detach) over this run
+    write_parts: dict = field(default_factory=dict)
 
     @property
     def games_per_s(self) -> float:
@@ -308,7 +311,7 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     so a run killed part-way and resumed has each game exactly once.  `on_batch` is called
     with the running summary after each chunk arrives (the bench samples memory there)."""
     run_id = run_id or new_run_id(plan.game.id)
-    w0 = (store.write_s, store.write_cpu_s, store.writes)
+    w0 = (store.write_s, store.write_cpu_s, store.writes, dict(store.write_parts))
     client = dask_client(scheduler, jobs=jobs) if backend == "dask" else None  # fail early
     cells = (plan.game.id, list(plan.game.map_cells(plan.rules.model)))
     try:
@@ -344,6 +347,7 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
     summary.write_s = store.write_s - w0[0]
     summary.write_cpu_s = store.write_cpu_s - w0[1]
     summary.writes = store.writes - w0[2]
+    summary.write_parts = {k: v - w0[3].get(k, 0.0) for k, v in store.write_parts.items()}
     return summary
 
 

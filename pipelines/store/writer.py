@@ -14,6 +14,7 @@ import json
 import os
 import threading
 import time
+from collections import Counter
 from datetime import datetime, timezone
 from typing import Iterator
 
@@ -54,6 +55,9 @@ class Store:
         self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
         self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
         self.writes = 0      # write transactions
+        # the writing thread's CPU seconds in each part of the write transactions (WRITE_PARTS);
+        # what write_cpu_s has beyond their sum is the statements between (begin, run rows)
+        self.write_parts: Counter[str] = Counter()
         self.last_write = 0.0  # time.monotonic() of the last write transaction's end
         self._lock = threading.RLock()  # the heartbeat thread writes between the batches
         self._main_writes = 0  # write transactions open in the main thread
@@ -94,8 +98,9 @@ class Store:
         try:
             if not self._ready:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-            con = self._duck.attach(str(self.path),
-                                    timeout=self.lock_timeout if timeout is None else timeout)
+            with self.part("attach"):
+                con = self._duck.attach(str(self.path),
+                                        timeout=self.lock_timeout if timeout is None else timeout)
         except duckdb.Error as exc:
             if is_lock_error(exc):  # still held after the wait (pipelines.store.staging waits)
                 raise DatabaseHeld(f"{self._io_error(exc)} Another process holds the file.",
@@ -117,7 +122,8 @@ class Store:
                     con.rollback()
                 raise
             try:
-                con.commit()
+                with self.part("commit"):   # with its checkpoint (WRITE_CONFIG)
+                    con.commit()
             except (duckdb.TransactionException, duckdb.FatalException) as exc:
                 # the commit's checkpoint (or a WAL) cannot be written, e.g. the disk is full:
                 # the file keeps its last checkpoint, without this transaction
@@ -130,11 +136,21 @@ class Store:
             self._duck.discard()
             raise
         finally:
-            self._duck.detach(con)
+            with self.part("detach"):
+                self._duck.detach(con)
             self.write_s += time.perf_counter() - t0
             self.write_cpu_s += time.thread_time() - c0
             self.writes += 1
             self.last_write = time.monotonic()
+
+    @contextlib.contextmanager
+    def part(self, name: str) -> Iterator[None]:
+        """Add the writing thread's CPU time in the block to `write_parts[name]`."""
+        c0 = time.thread_time()
+        try:
+            yield
+        finally:
+            self.write_parts[name] += time.thread_time() - c0
 
     def _io_error(self, exc: BaseException) -> StoreError:
         text = " ".join(str(exc).split())
@@ -249,33 +265,39 @@ class Store:
                 self._create_run(con, *create)
             for table in BATCH_TABLES:
                 try:
-                    if staged is not None:
-                        staged.insert_table(con, table, run_id)
-                    if batch is not None:
-                        self._insert(con, table, batch[table], run_id)
+                    with self.part("raw rows"):
+                        if staged is not None:
+                            staged.insert_table(con, table, run_id)
+                        if batch is not None:
+                            self._insert(con, table, batch[table], run_id)
                 except duckdb.ConstraintException as exc:
                     raise StoreError(
                         f"Run '{run_id}' already has some of these games in '{self.path}' "
                         f"({' '.join(str(exc).split())}): is another process resuming the same "
                         f"run? Nothing of this chunk was written.") from None
-            if aggregates.is_maintained(con, run_id):  # the same transaction as the raw rows
-                if staged is not None and staged.files["games"]:
-                    con.execute("CREATE TEMP TABLE delve_new AS SELECT game_id FROM "
-                                "read_parquet(?, union_by_name = true)",
-                                [[str(p) for p in staged.files["games"]]])
-                    aggregates.add(con, run_id, aggregates.subset_sources("delve_new"))
-                    con.execute("DROP TABLE delve_new")
-                if batch is not None:
-                    aggregates.add_batch(con, run_id, batch)
-                self._deltas[run_id] = self._deltas.get(run_id, 0) + 1
-                if finish is None and self._deltas[run_id] >= COMPACT_EVERY:
-                    aggregates.compact(con, run_id)
-                    self._deltas[run_id] = 0
+            with self.part("aggregates"):
+                self._add_aggregates(con, run_id, batch, staged, finish)
             con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ?, "
                         "heartbeat_at = ? WHERE run_id = ?", [n, _now(), run_id])
             if finish is not None:
                 self._finish(con, run_id, **finish)
         return n
+
+    def _add_aggregates(self, con, run_id: str, batch, staged, finish) -> None:
+        """The aggregates of the games being written, in their transaction (issue 16)."""
+        if aggregates.is_maintained(con, run_id):  # the same transaction as the raw rows
+            if staged is not None and staged.files["games"]:
+                con.execute("CREATE TEMP TABLE delve_new AS SELECT game_id FROM "
+                            "read_parquet(?, union_by_name = true)",
+                            [[str(p) for p in staged.files["games"]]])
+                aggregates.add(con, run_id, aggregates.subset_sources("delve_new"))
+                con.execute("DROP TABLE delve_new")
+            if batch is not None:
+                aggregates.add_batch(con, run_id, batch)
+            self._deltas[run_id] = self._deltas.get(run_id, 0) + 1
+            if finish is None and self._deltas[run_id] >= COMPACT_EVERY:
+                aggregates.compact(con, run_id)
+                self._deltas[run_id] = 0
 
     def finish_run(self, run_id: str, status: str, *, error: str | None = None,
                    wall_s: float | None = None) -> None:
@@ -289,7 +311,8 @@ class Store:
         if status == "done" and aggregates.is_maintained(con, run_id):
             # one row per key from now on (not when failing: a full disk must still take the
             # status; a failed run's delta rows are as exact, only more of them)
-            aggregates.compact(con, run_id)
+            with self.part("aggregates"):
+                aggregates.compact(con, run_id)
             self._deltas.pop(run_id, None)
 
     def rebuild_aggregates(self, run_id: str) -> None:

@@ -169,3 +169,22 @@ def test_bench_reports_the_writer_and_the_workers(tmp_path):
     text = "\n".join(lines)
     assert "fastest of 2 runs" in text and "occupancy" in text and "writer CPU" in text
     assert "2 workers / 1 worker" in text
+
+
+def test_the_writer_counts_its_cpu_by_part(tmp_path):
+    """Where the writer's CPU goes (issue 16's writer share): each write transaction's attach,
+    raw rows, aggregates, commit (its checkpoint) and detach, within its CPU in all; the run's
+    summary has its own increase, and `delve bench` prints it per game."""
+    from pipelines.bench.engine import format_write_parts, pipeline_run
+    store = Store(tmp_path / "w.duckdb")
+    store.ensure_schema()
+    before = dict(store.write_parts)
+    summary = run_plan(make_plan("toy", n_games=6, n_players=3), store, jobs=1, progress=False)
+    parts = summary.write_parts
+    assert set(parts) >= {"attach", "raw rows", "aggregates", "commit", "detach"}
+    assert min(parts.values()) > 0
+    assert sum(parts.values()) <= summary.write_cpu_s + 1e-6
+    assert {k: store.write_parts[k] - before.get(k, 0.0) for k in parts} == pytest.approx(parts)
+    row = pipeline_run("toy", games=4, workers=1, players=3)
+    text = format_write_parts(row)
+    assert "ms per game by part" in text and "aggregates" in text and "commit" in text
