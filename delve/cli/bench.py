@@ -19,6 +19,9 @@ from engine.core.errors import DelveError
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--pipeline-games", type=click.IntRange(min=1), default=300, show_default=True,
               help="Games of each DuckDB pipeline run (section 2).")
+@click.option("--pipeline-bots", default="random", show_default=True,
+              help="The bots of the DuckDB pipeline runs (section 2), a --bots spec: e.g. greedy "
+                   "for the writer's share in a designer's usual run.")
 @click.option("--long-games", type=click.IntRange(min=0), default=0, show_default=True,
               help="Games of the memory run (section 3; 0 = skip, e.g. 100000).")
 @click.option("--repeat", type=click.IntRange(min=1), default=1, show_default=True,
@@ -37,8 +40,9 @@ from engine.core.errors import DelveError
               help="MCTS rungs timed in the search section (budgets doubling).")
 @click.option("--search-only", is_flag=True, help="Only the search section (clone, apply, "
                                                    "MCTS iterations/s, a game per rung).")
-def bench_command(game_ids, games, players, seed, pipeline_games, long_games, repeat, peer,
-                  peer_seconds, peer_rounds, search_budget, search_rungs, search_only):
+def bench_command(game_ids, games, players, seed, pipeline_games, pipeline_bots, long_games,
+                  repeat, peer, peer_seconds, peer_rounds, search_budget, search_rungs,
+                  search_only):
     """Cost per decision, games/s, the 2-worker speed-up, the writer's share and memory, for
     every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron; then
     the search section: clone and apply µs, MCTS iterations/s, one game at each ladder rung."""
@@ -47,6 +51,12 @@ def bench_command(game_ids, games, players, seed, pipeline_games, long_games, re
     ids = list(game_ids) or sorted(builtin_games())
     for gid in ids:
         get_game(gid)  # an unknown game is a user error, before anything runs
+    if pipeline_bots != "random" and not search_only:
+        from pipelines.run.plan import parse_bots
+        try:  # a bad spec is named before anything runs
+            parse_bots(pipeline_bots, players)
+        except DelveError as exc:
+            raise DelveError(f"--pipeline-bots: {exc}") from None
     if peer:
         import importlib.util
         if importlib.util.find_spec("catanatron") is None:
@@ -56,7 +66,7 @@ def bench_command(game_ids, games, players, seed, pipeline_games, long_games, re
     if not search_only:
         report(ids, games=games, players=players, seed=seed, pipeline_games=pipeline_games,
                long_games=long_games, peer=peer, peer_seconds=peer_seconds, repeat=repeat,
-               n_rounds=peer_rounds, echo=click.echo)
+               n_rounds=peer_rounds, pipeline_bots=pipeline_bots, echo=click.echo)
     report_search(ids, players=players, seed=seed, budget=search_budget, rungs=search_rungs,
                   echo=click.echo)
 

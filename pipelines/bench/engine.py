@@ -190,10 +190,12 @@ def rss_mb() -> float:
 
 
 def pipeline_run(game_id: str, *, games: int, workers: int, players: int = 4, seed: int = 0,
-                 sample_memory: bool = False, log_moves: bool = True) -> PipelineRow:
-    """Random bots, every move logged, written into a fresh temporary DuckDB file."""
+                 sample_memory: bool = False, log_moves: bool = True,
+                 bots: str = "random") -> PipelineRow:
+    """Random bots (or `bots`, a --bots spec), every move logged, written into a fresh
+    temporary DuckDB file."""
     players = _players(game_id, players)
-    plan = make_plan(game_id, n_games=games, n_players=players, bots="random", seed=seed)
+    plan = make_plan(game_id, n_games=games, n_players=players, bots=bots, seed=seed)
     rss: list[float] = []
     with tempfile.TemporaryDirectory(prefix="delve-bench-") as tmp:
         store = Store(Path(tmp) / "bench.duckdb")
@@ -298,7 +300,8 @@ def peer_rounds(ours: Callable[[], float], theirs: Callable[[], float], rounds: 
 
 def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline_games: int,
            long_games: int, peer: str | None, peer_seconds: float, repeat: int = 1,
-           n_rounds: int = PEER_ROUNDS, echo: Callable[[str], None] = print) -> None:
+           n_rounds: int = PEER_ROUNDS, pipeline_bots: str = "random",
+           echo: Callable[[str], None] = print) -> None:
     from .startup import startup_times
     echo("== the CLI: fresh interpreter each, wall and CPU seconds (goal: --help and games "
          "under 0.3 s)")
@@ -315,10 +318,12 @@ def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline
             echo("where a random decision's time goes (1 process):")
             echo(format_split(split))
         echo("")
-        echo(f"== {gid}: pipeline, random bots, every move logged into DuckDB (temporary file)")
+        echo(f"== {gid}: pipeline, {pipeline_bots} bots, every move logged into DuckDB "
+             f"(temporary file)")
         one, two, lean = best_of(repeat, [{"workers": 1}, {"workers": 2},
                                           {"workers": 2, "log_moves": False}],
-                                 game_id=gid, games=pipeline_games, players=players, seed=seed)
+                                 game_id=gid, games=pipeline_games, players=players, seed=seed,
+                                 bots=pipeline_bots)
         if repeat > 1:
             echo(f"  (each the fastest of {repeat} runs, interleaved)")
         echo(f"  {'workers':>7} {'games':>7} {'decisions':>10} {'us/decision':>12} "

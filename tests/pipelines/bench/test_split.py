@@ -48,3 +48,18 @@ def test_the_report_names_the_floor_and_the_dearest_kinds():
     assert "choosing it (sample_legal)" in text and "no decision costs less" in text
     dearest = max(split.kinds, key=lambda k: split.kinds[k].choose_s)
     assert dearest in text and "other kinds" in text
+
+
+def test_the_pipeline_runs_take_a_bots_spec(tmp_path):
+    """`delve bench --pipeline-bots greedy`: the writer's share in a designer's usual run (the
+    pipeline section plays those bots); a bad spec is refused before anything runs."""
+    from click.testing import CliRunner
+
+    from delve.cli import main
+    from pipelines.bench.engine import report
+    lines: list[str] = []
+    report(["toy"], games=2, players=3, seed=0, pipeline_games=4, long_games=0, peer=None,
+           peer_seconds=1.0, pipeline_bots="greedy", echo=lines.append)
+    assert "== toy: pipeline, greedy bots" in "\n".join(lines)
+    res = CliRunner().invoke(main, ["bench", "--game", "toy", "--pipeline-bots", "nonsense"])
+    assert res.exit_code == 2 and "--pipeline-bots" in res.output and "nonsense" in res.output
