@@ -55,8 +55,9 @@ class Store:
         self.write_s = 0.0   # time spent in write transactions (open, insert, commit, close)
         self.write_cpu_s = 0.0  # CPU time of this thread in them (DuckDB runs in it: threads 1)
         self.writes = 0      # write transactions
-        # the writing thread's CPU seconds in each part of the write transactions (WRITE_PARTS);
-        # what write_cpu_s has beyond their sum is the statements between (begin, run rows)
+        # the writing thread's CPU seconds by part of the write transactions ("attach", "raw
+        # rows", "aggregates", "commit" with its checkpoint, "detach"; `delve bench` prints
+        # them); what write_cpu_s has beyond their sum is the statements between them
         self.write_parts: Counter[str] = Counter()
         self.last_write = 0.0  # time.monotonic() of the last write transaction's end
         self._lock = threading.RLock()  # the heartbeat thread writes between the batches
