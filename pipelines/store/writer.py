@@ -30,6 +30,14 @@ _TABLES = {**SCHEMA, **aggregates.SCHEMA}
 _KEYS = {**PRIMARY_KEYS, **aggregates.PRIMARY_KEYS}
 #: Batch writes of a run between two compactions of its aggregates' delta rows.
 COMPACT_EVERY = 64
+#: The least time the file stays free between two writes of this process: a reader (the
+#: dashboard, a notebook) polling it retries every 0.1 s or so (connect.retrying_connect), and
+#: a run whose writes come back to back (`--flush-seconds 0`, or chunks arriving faster than
+#: they are written on a loaded machine) would otherwise hold the file from one write to the
+#: next and lock readers out until it ends (DESIGN.md: simulations must not hold the file
+#: between chunks in a way that locks the dashboard out).  Runs at the default flush interval
+#: write at least 0.5 s apart and never wait for it.
+READER_WINDOW_S = 0.05
 
 
 class DatabaseHeld(StoreError):
@@ -75,6 +83,9 @@ class Store:
         A failure of the file itself (disk full, read-only, I/O error) rolls the transaction
         back, so the games written before stay whole, and raises StoreError naming the file."""
         main = threading.current_thread() is threading.main_thread()
+        wait = self.last_write + READER_WINDOW_S - time.monotonic()
+        if wait > 0:  # the file stays free a moment between two writes (READER_WINDOW_S)
+            time.sleep(wait)
         with self._lock:
             self._main_writes += main
             try:

@@ -188,3 +188,24 @@ def test_the_writer_counts_its_cpu_by_part(tmp_path):
     row = pipeline_run("toy", games=4, workers=1, players=3)
     text = format_write_parts(row)
     assert "ms per game by part" in text and "aggregates" in text and "commit" in text
+
+
+def test_back_to_back_writes_leave_readers_a_window(tmp_path, monkeypatch):
+    """DESIGN.md, the database contract: a simulation must not hold the file between chunks in
+    a way that locks the dashboard out.  Writes that come back to back (`--flush-seconds 0`, a
+    loaded machine) leave the file free for READER_WINDOW_S between the end of one and the
+    start of the next (a reader retries about every 0.1 s), and nothing waits otherwise."""
+    from pipelines.store import writer as store_writer
+    monkeypatch.setattr(store_writer, "READER_WINDOW_S", 0.2)  # far above an empty write's cost
+    store = Store(tmp_path / "gap.duckdb")
+    store.ensure_schema()
+    gaps = []
+    for _ in range(3):
+        ended = store.last_write
+        with store.write():
+            gaps.append(time.monotonic() - ended)
+    assert min(gaps) >= 0.2
+    time.sleep(0.25)                 # a write long after the last one does not wait
+    t0 = time.monotonic()
+    with store.write():
+        assert time.monotonic() - t0 < 0.2
