@@ -2,14 +2,17 @@
 
 Sections, per game:
 1. engine: cost per decision and games/s for random and greedy bots, move logging on and off,
-   one and two workers (games played in memory, nothing written);
+   one and two workers (games played in memory, nothing written); then where a random
+   decision's time goes (`split.py`: choosing it, per decision kind, against the rest);
 2. pipeline: random bots with full logging *into DuckDB* (`run_plan` into a temporary
    database, the writer included), one and two workers: cost per decision, the two-worker
    speed-up, and the writer's share of the wall time, measured as the time the parent (the
    only writer) spends inside `Store.write` transactions (open, insert, commit, close)
    divided by the run's wall time; also the writer's CPU time in them (DuckDB runs in the
    writing thread), the number of write transactions, and the parent's CPU time over the
-   run (every CPU-second of it competes with the workers on a 2-core machine);
+   run (every CPU-second of it competes with the workers on a 2-core machine), and the
+   writer's CPU by part of its transactions (`Store.write_parts`); `--pipeline-bots` plays
+   these runs with other bots than random;
 3. memory: a longer run (two workers, `--long-games`) sampling this process's resident set
    after every chunk: the first-quarter, middle and final RSS and the peak (flat = results are
    streamed to the database, not accumulated);
