@@ -27,7 +27,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 #: z of a two-sided 95% interval (the page's intervals).
 Z95 = 1.959963984540054
@@ -168,13 +168,12 @@ def category_findings(by_category: Any, labels: Mapping[str, str] | None = None)
                     "categories", 0.8, clear)]
 
 
-def played_by(bots: str | None, bot: str | None = None) -> str:
+def played_by(bots: Sequence[str] | None, bot: str | None = None) -> str:
     """Who played the games a verdict rests on, as a clause for its sentence (' played by
-    greedy bots'), from the run's bot spec (`runs.bots`: one spec, or one per seat) or the
-    page's bot filter; '' when unknown.  Measured balance moves with the players' skill
-    (DESIGN.md, Statistics), so a verdict names the players it is about."""
-    specs = [bot] if bot else [b.strip() for b in (bots or "").split(",") if b.strip()]
-    kinds = list(dict.fromkeys(specs))
+    greedy bots'): the bots that played the run (`players.bot`, as the page's bot filter
+    lists them), or the filter's one bot; '' when unknown.  Measured balance moves with the
+    players' skill (DESIGN.md, Statistics), so a verdict names the players it is about."""
+    kinds = [bot] if bot else list(dict.fromkeys(b for b in bots or () if b))
     if not kinds:
         return ""
     if len(kinds) == 1:
@@ -184,7 +183,8 @@ def played_by(bots: str | None, bot: str | None = None) -> str:
 
 def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
              labels: Mapping[str, str] | None = None,
-             categories: Any = None, bots: str | None = None) -> list[Finding]:
+             categories: Any = None, bots: Sequence[str] | None = None,
+             bot: str | None = None) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
@@ -192,15 +192,23 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     significant; `n_games`: the games they rest on; `n_players`: the player-count filter, if
     any (the sentence then says "of 4-player games"); `labels`: display names of factions and
     categories; `categories`: points per player-game by faction and category (optional, for the
-    "where the points come from" sentence, `category_findings`); `bots`: who played, the clause
-    of `played_by` (the faction verdicts then say "of 4-player games played by greedy bots")."""
+    "where the points come from" sentence, `category_findings`); `bots`: the bots that played
+    the run and `bot` the page's bot filter (`played_by`: the verdicts then say "of 4-player
+    games played by greedy bots"; with several bots in the run, the seats are played by
+    different bots and the first player's sentence says its rate mixes seat and skill)."""
     out: list[Finding] = []
     if n_players is None:  # one player count in the data: its fair share says which
         shares = {round(r["fair_share"], 9) for r in _rows(rates) if _ok(r.get("fair_share"))}
         if len(shares) == 1:
             k = 1 / next(iter(shares))
             n_players = round(k) if abs(k - round(k)) < 1e-6 else None
-    of_games = (f"of {n_players}-player games" if n_players else "of their games") + (bots or "")
+    clause = played_by(bots, bot)
+    of_games = (f"of {n_players}-player games" if n_players else "of their games") + clause
+    in_games = f" in games{clause}" if clause else ""
+    # a bot per seat (--bots greedy,random,...): who moves first is also which bot plays
+    kinds = list(dict.fromkeys(b for b in bots or () if b))
+    mixes = (f" (the seats are played by different bots, {', '.join(kinds)}: this mixes the "
+             f"seat with the bots' skill)" if len(kinds) > 1 else "")
     rows = [r for r in _rows(rates) if _ok(r.get("win_rate"), r.get("low"), r.get("high"))]
     quiet = []
     for r in rows:
@@ -223,7 +231,7 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
                 f"against a fair {_pct(first['fair_share'])} ({_games(n_games)})")
         if first.get("significant"):
             what = "an advantage" if gap > 0 else "a disadvantage"
-            out.append(Finding(f"{head}: {what} of moving first.", "first_player",
+            out.append(Finding(f"{head}: {what} of moving first{mixes}.", "first_player",
                                1.5 + abs(gap), True))
         else:
             orders = sum(1 for r in _rows(seats) if r.get("kind") == "turn order")
@@ -231,7 +239,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
             more = (f"; settling a gap of {_points(gap)} would take about {n:,} games"
                     if n > n_games else "")
             out.append(Finding(
-                f"{head}: no evidence of an advantage or a disadvantage of moving first{more}.",
+                f"{head}: no evidence of an advantage or a disadvantage of moving first{more}"
+                f"{mixes}.",
                 "first_player", 0.5 + abs(gap), False))
     if quiet:
         lo = min(quiet, key=lambda r: (r["win_rate"], r["faction"]))
@@ -250,7 +259,7 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
             verdict = "none of them can be called too strong or too weak yet"
             within = "every faction" if len(quiet) == len(rows) else "the other factions"
         out.append(Finding(
-            f"No evidence that {who} more or less than the fair {_pct(fair)} ({span}; "
+            f"No evidence that {who} more or less than the fair {_pct(fair)}{in_games} ({span}; "
             f"{_games(n_games)}): {verdict}.", "no_evidence", 1.0, False))
         widest = max(quiet, key=lambda r: (abs(r["win_rate"] - r["fair_share"]), r["faction"]))
         gap = widest["win_rate"] - widest["fair_share"]

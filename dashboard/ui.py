@@ -255,14 +255,17 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                   filters: dict[str, Any], categories: Any = None) -> None:
     """The Factions page's "Findings" block: the statistics below in plain words
     (dashboard.findings), most important first."""
-    from dashboard.findings import played_by, sentences
+    from dashboard.findings import sentences
     from dashboard.labels import game_labels
     n_players = filters.get("n_players")
+    # the bots that played the run (select_filters loaded the same options: a cache hit)
+    options = load(qruns.filter_options, str(db_path()), run["run_id"], data_version(run))
     st.markdown("#### Findings")
     with st.container(key="findings", border=True):
         st.markdown("\n".join(f"- {s}" for s in sentences(
             rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
-            categories=categories, bots=played_by(run.get("bots"), filters.get("bot")))))
+            categories=categories, bots=(options or {}).get("bots"),
+            bot=filters.get("bot"))))
         st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
                    "excludes the fair share after Holm's correction over the factions.  A "
                    "verdict is about play by the bots named: measured balance moves with the "

@@ -198,14 +198,18 @@ class Run:
     def findings(self, n_players: int | None = None, map_id: str | None = None,
                  bot: str | None = None) -> list[str]:
         """The Factions page's findings in plain words, most important first."""
-        from dashboard.findings import played_by, sentences
+        _quiet()
+        from dashboard import queries
+        from dashboard.findings import sentences
         info = self.info()
+        played = queries.filter_options(str(self.db.path), self.run_id,
+                                        self._filters(n_players, map_id, bot)["version"])
         return sentences(self.faction_rates(n_players, map_id, bot),
                          self.seat_rates(n_players, map_id, bot),
                          n_games=self.games(n_players, map_id, bot),
                          n_players=n_players or info.get("n_players"),
                          labels=_labels(info.get("game")),
-                         bots=played_by(info.get("bots"), bot))
+                         bots=played["bots"], bot=bot)
 
     def figure(self, name: str, n_players: int | None = None, map_id: str | None = None,
                bot: str | None = None):

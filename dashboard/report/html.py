@@ -143,7 +143,7 @@ def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
 def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section]:
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
-    from dashboard.findings import played_by, sentences
+    from dashboard.findings import sentences
     from dashboard.labels import game_labels, relabel
 
     rid = run["run_id"]
@@ -159,7 +159,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
-        bots=played_by(run.get("bots"))))
+        bots=queries.filter_options(db, rid, v)["bots"]))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),

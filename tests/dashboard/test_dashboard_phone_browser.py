@@ -38,6 +38,7 @@ def test_factions_page_wide_and_on_a_phone(streamlit_server: str, tmp_path: Path
                 findings = page.locator(".st-key-findings")
                 expect(findings).to_be_visible()
                 expect(findings.locator("li").first).to_contain_text("fair 33%")
+                expect(findings).to_contain_text("played by greedy bots")   # who played
                 expect(page.locator("[data-testid=stException]")).to_have_count(0)
                 # for users, not Streamlit developers
                 expect(page.locator("[data-testid=stAppDeployButton]")).to_have_count(0)

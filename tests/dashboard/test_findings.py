@@ -138,11 +138,11 @@ def test_a_category_a_faction_never_scores_is_said_plainly():
 
 
 @pytest.mark.parametrize("bots,bot,clause", [
-    ("greedy,greedy,greedy,greedy", None, " played by greedy bots"),
-    ("mcts:400", None, " played by mcts:400 bots"),
-    ("greedy,random,random,random", None, " played by greedy and random bots"),
-    ("greedy,random,random,random", "random", " played by random bots"),   # the bot filter
-    (None, None, ""), ("", None, ""),
+    (["greedy"], None, " played by greedy bots"),
+    (["mcts:400"], None, " played by mcts:400 bots"),
+    (["greedy", "random"], None, " played by greedy and random bots"),
+    (["greedy", "random"], "random", " played by random bots"),   # the page's bot filter
+    (None, None, ""), ([], None, ""),
 ])
 def test_played_by_names_the_bots_a_verdict_rests_on(bots, bot, clause):
     assert played_by(bots, bot) == clause
@@ -150,9 +150,28 @@ def test_played_by_names_the_bots_a_verdict_rests_on(bots, bot, clause):
 
 def test_a_verdict_says_who_played_the_games():
     """DESIGN.md, Statistics: "Balance is reported per bot skill tier, because measured balance
-    moves with the players' skill": a faction's verdict names the bots whose play it measured."""
+    moves with the players' skill": a faction's verdict, and the absence of one, name the bots
+    whose play they measured."""
     rates = _rates({"ironclads": 630, "gildtails": 110, "nightbarons": 380, "gemwardens": 380},
                    1500)
-    text = sentences(rates, n_games=1500, labels=LABELS, bots=played_by("greedy"))
+    text = sentences(rates, n_games=1500, labels=LABELS, bots=["greedy"])
     assert text[0] == ("Gildtails win 7% [6%, 9%] of 4-player games played by greedy bots "
                        "against a fair 25% (1,500 games): too weak.")
+    quiet = sentences(_rates({"a": 55, "b": 48, "c": 50, "d": 47}, 200), n_games=200,
+                      bots=["greedy"])
+    assert quiet[0].startswith("No evidence that any faction wins more or less than the fair "
+                               "25% in games played by greedy bots (")
+
+
+def test_a_first_player_rate_with_a_bot_per_seat_says_it_mixes_seat_and_skill():
+    """`--bots greedy,random,random,random` seats a bot per position: when greedy sits first,
+    'the first player wins 100%' measures the bot as much as the seat, and the sentence says
+    so (seen in the browser on a 40-game run)."""
+    rates = _rates({"a": 10, "b": 10, "c": 10, "d": 10}, 40)
+    seats = _seats([40, 0, 0, 0], 40)
+    mixed = sentences(rates, seats, n_games=40, bots=["greedy", "random"])
+    first = next(t for t in mixed if t.startswith("The first player"))
+    assert first.endswith("an advantage of moving first (the seats are played by different "
+                          "bots, greedy, random: this mixes the seat with the bots' skill).")
+    alone = sentences(rates, seats, n_games=40, bots=["greedy"])
+    assert not any("different bots" in t for t in alone)

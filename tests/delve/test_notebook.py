@@ -54,6 +54,7 @@ def test_the_walkthrough_runs_in_a_real_kernel(tmp_path, monkeypatch):
     lines = [ln for ln in text.splitlines() if ln.startswith("- ")]
     assert lines and all("16 games" in ln or "games would" in ln for ln in lines), lines
     assert any("fair 25%" in ln for ln in lines)
+    assert any("played by greedy bots" in ln for ln in lines), lines   # who played them
 
     text, _ = _outputs(_cell(nb, "cmp = api.compare(base, changed)"))
     assert "paired: True" in text and "ironclads" in text
