@@ -148,6 +148,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
 
     rid = run["run_id"]
     v = _version(run)
+    options = queries.filter_options(db, rid, v)   # the run's maps and the bots that played
     games = queries.games_count(db, rid, version=v)
     rates = queries.faction_rates(db, rid, version=v)
     pg = int(rates["games"].sum()) if rates.height else 0
@@ -159,7 +160,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
-        bots=queries.filter_options(db, rid, v)["bots"]))
+        bots=options["bots"]))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
@@ -192,7 +193,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     if tiers is not None:
         sections.append(tiers)
     sections.append(scoring)
-    maps = queries.filter_options(db, rid, v)["maps"]
+    maps = options["maps"]
     map_section = Section(f"{prefix}Map", notes=["Moves per player-game on each cell, all players."])
     for m in maps:
         cells = queries.map_cells(db, run.get("game") or "", m)

@@ -15,6 +15,7 @@ import random
 from pydantic import ValidationError
 
 from ..core.errors import DelveError
+from ..core.rng import bot_rng
 from .greedy import GreedyBot
 from .mcts import MCTSBot
 from .params import DEFAULT_BUDGET, MCTSParams, tuned
@@ -101,3 +102,10 @@ def make_bot(spec: str, game, rng: random.Random):
     if name in SEARCH_BOTS:
         return MCTSBot(game, rng, bot_params(spec, game.id))
     return BOTS[name](game, rng)
+
+
+def seat_bots(game, seats, seed: int) -> list:
+    """Each seat's bot for the game of `seed`, each with its own stream (`bot_rng(seed, seat)`),
+    as every game is played: the play loop, replays and the bench's timed loop share it, so the
+    same seed gives the same bots' choices everywhere."""
+    return [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from .frames import FrameMachine
 from .protocol import Game, Seat
-from .rng import bot_rng
 
 
 def _plain_frames(state) -> bool:
@@ -36,7 +35,7 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     test-only fault injection of the rules (`testing.raise_in_games`, off by default).
     `watch(state)`, when given, is called before every decision and must not change the state
     (the leaf fit samples states with it: pipelines.ladder.leaf_fit)."""
-    from ..bots import make_bot
+    from ..bots import seat_bots
 
     t0 = time.perf_counter()
     fault = getattr(rules, "testing", None)
@@ -44,7 +43,7 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
         else max_steps + 1
     state = game.new_game(rules, seats, seed, map=map, log=log)
     start_seat = state.first_seat   # the starting player, before any move (first_seat moves on)
-    bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
+    bots = seat_bots(game, seats, seed)
     observe = game.observe
     # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
     # list `legal_actions()` just returned for this decision.

@@ -17,8 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from engine.bots import make_bot
-from engine.core.rng import bot_rng
+from engine.bots import seat_bots
 
 from pipelines.run.plan import make_plan
 
@@ -79,8 +78,7 @@ def _play(plan, clock) -> DecisionSplit | None:
         t0 = clock()
         state = game.new_game(model, list(spec.seats), spec.seed, map=spec.map, log=True)
         # the random bots' own streams, as play_game makes them (the same draws, the same game)
-        rngs = [make_bot(s.bot, game, bot_rng(spec.seed, i)).rng
-                for i, s in enumerate(spec.seats)]
+        rngs = [bot.rng for bot in seat_bots(game, spec.seats, spec.seed)]
         out.setup_s += clock() - t0
         if not supported(state):
             return None

@@ -8,10 +8,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable
 
-from engine.bots import make_bot
+from engine.bots import seat_bots
 from engine.core.errors import DelveError
 from engine.core.protocol import Seat
-from engine.core.rng import bot_rng
 from engine.core.rules import validate
 
 from pipelines.run.plan import import_game
@@ -79,7 +78,7 @@ def _rebuild(run_row: dict, grow: dict, players: list[dict]):
     seed = int(grow["seed"])
     map_id = grow.get("map") or run_row.get("map") or config.get("map")  # the game's own map
     state = game.new_game(model, seats, seed, map=map_id, log=True)
-    bots = [make_bot(s.bot, game, bot_rng(seed, i)) for i, s in enumerate(seats)]
+    bots = seat_bots(game, seats, seed)
     return game, seats, seed, state, bots
 
 
