@@ -90,19 +90,21 @@ with st.form("whatif_form", border=True):
         label = leaf.dotted
         help_ = leaf.hint or None
         if leaf.kind == "int":
-            widgets[leaf.dotted] = st.number_input(label, value=int(cur), step=1, key=key, help=help_)
+            widgets[leaf.dotted] = st.number_input(label, value=None if cur is None else int(cur),
+                                                   step=1, key=key, help=help_)
         elif leaf.kind == "float":
-            widgets[leaf.dotted] = st.number_input(label, value=float(cur), key=key, help=help_)
+            widgets[leaf.dotted] = st.number_input(label, value=None if cur is None
+                                                   else float(cur), key=key, help=help_)
         elif leaf.kind == "bool":
             widgets[leaf.dotted] = st.checkbox(label, value=bool(cur), key=key, help=help_)
         elif leaf.kind == "choice":
-            opts = list(leaf.choices)
+            opts = ([None] if leaf.optional else []) + list(leaf.choices)
             widgets[leaf.dotted] = st.selectbox(label, opts, index=opts.index(cur) if cur in opts
-                                                else 0, key=key, help=help_)
-        elif leaf.kind == "str":
-            widgets[leaf.dotted] = st.text_input(label, value=str(cur), key=key, help=help_)
+                                                else 0, key=key, help=help_,
+                                                format_func=lambda o: "(not set)" if o is None
+                                                else str(o))
         else:
-            widgets[leaf.dotted] = st.text_input(label, value=rf.toml_value(cur), key=key,
+            widgets[leaf.dotted] = st.text_input(label, value=rf.text_of(leaf, cur), key=key,
                                                  help=help_)
     applied = st.form_submit_button("Apply", type="primary", key="whatif_apply")
 
@@ -254,15 +256,20 @@ def _index(key: str, default: str) -> dict:
 
 run_a = c1.selectbox("Run A (before)", all_ids, format_func=_describe, key="whatif_a",
                      **_index("whatif_a", qa if qa in all_ids else base_id))
-b_default = qb if qb in all_ids else next(
-    (r["run_id"] for r in runs.iter_rows(named=True) if r["paired_with"] == run_a), all_ids[0])
-run_b = c2.selectbox("Run B (after)", all_ids, format_func=_describe, key="whatif_b",
-                     **_index("whatif_b", b_default))
-if (st.query_params.get("a"), st.query_params.get("b")) != (run_a, run_b):
+# Run B is another run of Run A's game: its paired run if there is one, else the newest other.
+same_game = [r for r in all_ids if r != run_a and by_id[r]["game"] == by_id[run_a]["game"]]
+if st.session_state.get("whatif_b") not in same_game:
+    st.session_state.pop("whatif_b", None)
+b_default = qb if qb in same_game else next(
+    (r for r in same_game if by_id[r]["paired_with"] == run_a), same_game[0] if same_game else None)
+run_b = (c2.selectbox("Run B (after)", same_game, format_func=_describe, key="whatif_b",
+                      **_index("whatif_b", b_default)) if same_game else None)
+if run_b and (st.query_params.get("a"), st.query_params.get("b")) != (run_a, run_b):
     st.query_params["a"], st.query_params["b"] = run_a, run_b
 
-if run_a == run_b:
-    st.info("Pick two different runs.")
+if run_b is None:
+    st.info(f"Run A is the only run of {by_id[run_a]['game']}: launch a paired run above, or "
+            f"simulate another run of this game, to compare two.")
 else:
     cmp = ui.load(wq.comparison, str(db), run_a, run_b)
     if isinstance(cmp, str):

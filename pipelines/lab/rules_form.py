@@ -33,6 +33,8 @@ class Leaf:
     value: Any
     choices: tuple = ()
     hint: str = ""
+    optional: bool = False    # the model admits "not set" (None): shown as an empty field
+
 
     @property
     def dotted(self) -> str:
@@ -40,6 +42,13 @@ class Leaf:
 
 
 # -- model introspection -------------------------------------------------------------------------
+
+def _admits_none(tp) -> bool:
+    if get_origin(tp) is typing.Annotated:
+        return _admits_none(get_args(tp)[0])
+    return (get_origin(tp) in (typing.Union, types.UnionType)
+            and any(a is type(None) for a in get_args(tp)))
+
 
 def _strip_optional(tp):
     if get_origin(tp) in (typing.Union, types.UnionType):
@@ -78,20 +87,29 @@ def _hint(info) -> str:
     return ", ".join(parts)
 
 
+def _unset_dropped(v):
+    """`v` with the keys of its tables that are not set (None) left out, as TOML holds them."""
+    if isinstance(v, dict):
+        return {k: _unset_dropped(x) for k, x in v.items() if x is not None}
+    if isinstance(v, list):
+        return [_unset_dropped(x) for x in v]
+    return v
+
+
 def _leaf(path, tp, value, info) -> Leaf:
+    optional = _admits_none(tp) or value is None
+    value = _unset_dropped(value)
     tp = _strip_optional(tp)
     hint = _hint(info)
+    if optional:
+        hint = ", ".join(p for p in (hint, "may be left empty (not set)") if p)
     if get_origin(tp) is Literal:
-        return Leaf(path, "choice", value, tuple(get_args(tp)), hint)
-    if tp is bool:
-        return Leaf(path, "bool", value, (), hint)
-    if tp is int:
-        return Leaf(path, "int", value, (), hint)
-    if tp is float:
-        return Leaf(path, "float", value, (), hint)
-    if tp is str:
-        return Leaf(path, "str", value, (), hint)
-    return Leaf(path, "toml", value, (), hint or "a TOML value, e.g. [1, 2, 3] or { iron = 1 }")
+        return Leaf(path, "choice", value, tuple(get_args(tp)), hint, optional)
+    for kind, cls in (("bool", bool), ("int", int), ("float", float), ("str", str)):
+        if tp is cls:
+            return Leaf(path, kind, value, (), hint, optional)
+    return Leaf(path, "toml", value, (), hint or "a TOML value, e.g. [1, 2, 3] or { iron = 1 }",
+                optional)
 
 
 def _walk(model_cls, node: dict, path: tuple, out: list[Leaf]) -> None:
@@ -159,9 +177,20 @@ def leaves(model_cls, doc: dict, section: str, entry: str | None = None) -> list
 
 # -- values, patches --------------------------------------------------------------------------------
 
+def text_of(leaf: Leaf, value: Any) -> str:
+    """What a text field shows for `value`: an empty field for "not set", else TOML (a 'toml'
+    leaf) or the plain string (a 'str' leaf)."""
+    if value is None:
+        return ""
+    return toml_value(value) if leaf.kind == "toml" else str(value)
+
+
 def parse_value(leaf: Leaf, raw: Any) -> Any:
     """A widget's value as a rules value.  Text of 'toml' leaves is parsed as a TOML literal
-    (never evaluated); a parse error names the path."""
+    (never evaluated); an empty text field of a leaf that may be unset is None (not set); a
+    parse error names the path."""
+    if leaf.optional and (raw is None or (isinstance(raw, str) and not raw.strip())):
+        return None
     if leaf.kind != "toml":
         return raw
     try:
@@ -175,6 +204,10 @@ def build_patch(doc: dict, changes: dict[tuple[str, ...], Any]) -> dict:
     """A variant patch (same merge rules as data/variants) setting each changed path."""
     patch: dict = {}
     for path, value in changes.items():
+        if value is None:
+            raise RulesError("the what-if form", ".".join(path),
+                             "a value: a variant file cannot unset one (TOML has no empty "
+                             "value); give the value to use instead")
         _set(patch, doc, list(path), value)
     return patch
 
@@ -217,8 +250,9 @@ def toml_value(v: Any) -> str:
         return json.dumps(v)
     if isinstance(v, (list, tuple)):
         return "[" + ", ".join(toml_value(x) for x in v) + "]"
-    if isinstance(v, dict):
-        return "{ " + ", ".join(f"{_key(str(k))} = {toml_value(x)}" for k, x in v.items()) + " }"
+    if isinstance(v, dict):   # a key that is not set (None) is left out, as a data file would
+        return "{ " + ", ".join(f"{_key(str(k))} = {toml_value(x)}" for k, x in v.items()
+                                if x is not None) + " }"
     raise DelveError(f"{v!r}: cannot be written as TOML")
 
 

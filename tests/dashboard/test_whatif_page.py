@@ -139,3 +139,35 @@ def test_games_to_settle():
     # an interval that excludes 0 but is not significant after Holm is not settled (Ironclads)
     assert games_to_settle(300, -0.12, -0.208, -0.032, alpha_adj=0.05 / 8) > 0
     assert games_to_settle(100, 0.0, -0.1, 0.1) is None
+
+
+@pytest.fixture(scope="module")
+def four_games_db(tmp_path_factory):
+    """A database holding a small random run of each of the four games."""
+    from whatif_fixtures import delve
+    db = tmp_path_factory.mktemp("whatif4") / "four.duckdb"
+    runs = {g: delve("simulate", g, "--games", 2, "--players", 2, "--seed", 1, "--db", db,
+                     "--no-progress", "--no-log-moves")
+            for g in ("glimmerdeep", "underhaven", "underwater_cities", "cave_colony")}
+    return db, runs
+
+
+@pytest.mark.parametrize("game_id", ["underhaven", "underwater_cities", "cave_colony", "glimmerdeep"])
+def test_every_section_of_every_game_opens_and_applies_without_a_change(four_games_db, game_id,
+                                                                         monkeypatch):
+    """Issue 31's blocker: the form raised "None: cannot be written as TOML" on opening for
+    Underwater Cities and on Underhaven's corporations and the cave game's anomaly cards and
+    equipment. Every section (its first entry) opens, and Apply with nothing changed records
+    no change."""
+    db, runs = four_games_db
+    at = _page(WHATIF, db, monkeypatch, base=runs[game_id]).run()
+    assert not at.exception, at.exception
+    sections = at.selectbox(key="whatif_section").options
+    assert len(sections) > 2
+    for section in sections:
+        at.selectbox(key="whatif_section").set_value(section).run()
+        assert not at.exception, (section, at.exception)
+        at.button(key="whatif_apply").click().run()
+        assert not at.exception, (section, at.exception)
+        assert not _errors(at), (section, _errors(at))
+        assert any("No change yet" in str(c.value) for c in at.caption), section
