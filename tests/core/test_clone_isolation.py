@@ -180,7 +180,7 @@ def test_a_lookahead_clone_keeps_the_scores_to_the_end_of_the_game(gid):
     seats = [Seat(factions[i % len(factions)], "random") for i in range(n)]
     state = game.new_game(rules, seats, game_seed(15, 0), map=m, log=True)
     rng = random.Random(3)
-    ended = 0
+    ended = scored = 0
     while not state.is_over():
         if rng.random() < 0.05:
             look = state.clone(log=False)
@@ -196,10 +196,12 @@ def test_a_lookahead_clone_keeps_the_scores_to_the_end_of_the_game(gid):
                     assert game.invariants(deeper) == [], gid
             res = deeper.result()
             assert [r.score for r in res] == deeper.log.totals(n)
-            assert sum(r.score for r in res) > 0, f"{gid}: a searched game ended scoreless"
+            scored += sum(r.score for r in res) > 0
             ended += 1
         _step(state, rng)
     assert ended >= 3
+    # random play may end a cave game at the turn limit with nothing scored; some must score
+    assert scored >= 1, f"{gid}: every searched game ended scoreless"
     final = state.result()
     assert [r.score for r in final] == state.log.totals(n)
 

@@ -55,7 +55,9 @@ def test_random_games_keep_invariants(game_id, data):
     for r in results:
         assert r.score == totals[r.seat] == sum(r.breakdown.values())
         assert set(r.breakdown) <= set(game.score_categories)
-    assert any(r.won for r in results) or len(seats) == 1
+    # a game stopped by a turn limit the rulebook does not score has no winner (DESIGN.md)
+    assert (any(r.won for r in results) or len(seats) == 1
+            or getattr(state, "ended_by", None) == "turn_limit")
 
 
 @pytest.mark.parametrize("game_id", GAMES)

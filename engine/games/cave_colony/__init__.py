@@ -120,7 +120,8 @@ GAME = register(Game(
     determinize=determinize,
     labels=LABELS,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
-           "fingerprint_sets": [(), ("trading.enabled=true",),
+           "fingerprint_sets": [(), ("trading.enabled=false", "fights.loss.oxygen=\"steal\"",
+                                     "zone.inner_kinds=[]"),
                                 ("game.play_out=true", "colony.spend_at_colony=true",
                                  "crystals.boosts=\"once\"", "anomaly.draw_on=\"discover\"")]},
 ))

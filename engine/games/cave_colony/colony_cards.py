@@ -104,10 +104,26 @@ def complete(s, seat: int) -> None:
     s.card_up[seat] = False
     s.done[seat] = s.done[seat] + (card,)
     s.colony_mods[seat] = C.add(s.colony_mods[seat], s.st.cards.colony_reward[card])
+    before = s.mods[seat]
     s.refresh_mods(seat)
+    if s.alive[seat]:
+        collect_boosts(s, seat, before)
     s.log.score(s.step, s.round, seat, "colony", 1)
     if len(s.done[seat]) >= s.rules.game.cards_to_win:
         win(s, seat)
+
+
+def collect_boosts(s, seat: int, before: tuple) -> None:
+    """A reward that boosts the worker's energy or movement is collected as crystals at once,
+    as when recruiting ("Collect Energy (silver crystal) if you have any boosts", RB:111-113):
+    one crystal per point the boost (its positive part) grew, while the supply lasts."""
+    after = s.mods[seat]
+    e = min(max(0, max(0, after[C.ENERGY]) - max(0, before[C.ENERGY])), s.ecrys_supply)
+    s.ecrys[seat] += e
+    s.ecrys_supply -= e
+    k = min(max(0, max(0, after[C.MOVEMENT]) - max(0, before[C.MOVEMENT])), s.mcrys_supply)
+    s.mcrys[seat] += k
+    s.mcrys_supply -= k
 
 
 def win(s, seat: int) -> None:

@@ -8,8 +8,10 @@ turn."
 Decisions: ("fight", seat) on the attacker's turn, ("attack", energy) how much energy it adds,
 then the winner's ("steal", what): "oxygen", a gem colour, or "nothing" when the loser has
 neither.  Traits and equipment add `attack` / `defend` to the rolls.  Resources are the gems a
-worker carries (assumed).  Switch `fights.loss.loser_loses_oxygen` ("results in the loss of a
-single Oxygen"): the loser also loses 1 oxygen to the supply before the steal (off by default).
+worker carries (assumed).  "results in the loss of a single Oxygen": switch `fights.loss.oxygen`
+(RULES.md "Fights"): "one" (default) the loser always loses exactly one oxygen, the stolen one
+or, when the winner takes a gem or nothing, one to the supply; "steal" only what is stolen;
+"extra" one to the supply before the steal, and the steal besides.
 """
 
 from __future__ import annotations
@@ -49,7 +51,7 @@ def attack(s, frame, a) -> None:
         winner, loser = seat, target
     else:                                          # "In the event of a tie, the Defender wins"
         winner, loser = target, seat
-    if s.rules.fights.loss.loser_loses_oxygen and s.oxy[loser] > 0:
+    if s.rules.fights.loss.oxygen == "extra" and s.oxy[loser] > 0:
         s.oxy[loser] -= 1                          # "results in the loss of a single Oxygen"
         s.oxy_supply += 1
     s.stack.append(("steal", winner, loser, att, dfn))
@@ -79,7 +81,11 @@ def steal(s, frame, a) -> None:
             s.oxy[winner] += 1
         else:                                      # no room: the crystal goes to the supply
             s.oxy_supply += 1
-    elif what != "nothing":
-        s.carry[loser * NC + what] -= 1
-        s.carry[winner * NC + what] += 1
+    else:
+        if what != "nothing":
+            s.carry[loser * NC + what] -= 1
+            s.carry[winner * NC + what] += 1
+        if s.rules.fights.loss.oxygen == "one" and s.oxy[loser] > 0:
+            s.oxy[loser] -= 1                      # "results in the loss of a single Oxygen"
+            s.oxy_supply += 1
     s.phase = "actions"

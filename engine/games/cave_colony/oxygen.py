@@ -46,7 +46,7 @@ def kill(s, seat: int) -> None:
     s.equip[seat] = ()
     s.eq_uses[seat] = ()
     s.eq_up[seat] = 0
-    s.colony_oxy[seat] += s.oxy[seat]          # what was left (less than the upkeep)
+    s.colony_oxy[seat] += s.oxy[seat]          # what was left (none, RB:143)
     s.oxy[seat] = 0
     s.ecrys_supply += s.ecrys[seat]
     s.mcrys_supply += s.mcrys[seat]

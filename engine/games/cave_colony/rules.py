@@ -103,6 +103,10 @@ class Equipment(RulesModel):
     def _does_something(self):
         if self.use is None and self.mods == Mods():
             raise ValueError("an equipment card needs passive mods or a use")
+        if self.mods.max_oxygen:
+            # "5 is the default unless changed by Traits or Colony Cards" (RB:109, RB:121)
+            raise ValueError("equipment cannot change the maximum oxygen (mods.max_oxygen must "
+                             "be 0): only traits and colony cards do (RB:109, RB:121)")
         return self
 
 
@@ -226,6 +230,10 @@ class Supply(RulesModel):
 class Zone(RulesModel):
     size: int = Field(ge=4, le=20)              # the Play Zone: size x size tile spaces
     inner_min_openings: int = Field(ge=1, le=4)  # "must be 3-Way or 4-Way Tiles"
+    # the tile kinds that may lie on the Inner Ring: the rulebook's "3-Way or 4-Way Tiles"
+    # (RB:127) are the components "Four-Way Tiles" and "Three-Way Tiles" (RB:25-27); an empty
+    # list admits any kind with inner_min_openings open sides (the reading of 097fdb9)
+    inner_kinds: tuple[TileKind, ...] = ("four_way", "three_way")
     inner_ring_path: bool                        # "... so that there is an accessible circular path"
     dead_end_rule: bool                          # the placement note on Dead End Tiles
     source: Source
@@ -247,9 +255,20 @@ class ColonyRules(RulesModel):
 
 class FightLoss(RulesModel):
     """The reading of "A Fight ... results in the loss of a single Oxygen" beside "the Winner
-    gets to steal 1 Resource or 1 Oxygen from the Loser" (assumed; RULES.md "Fights")."""
-    loser_loses_oxygen: bool                    # true: the loser also loses 1 oxygen
+    gets to steal 1 Resource or 1 Oxygen from the Loser" (RB:137; RULES.md "Fights").
+    `oxygen`: "one" the loser always loses exactly one oxygen: the stolen one, or, when the
+    winner takes a Resource (or nothing), one to the supply; "steal" the steal is the only loss;
+    "extra" the loser loses one oxygen to the supply and the winner steals besides.
+    `loser_loses_oxygen` is the older switch (true = "extra", false = "steal")."""
+    oxygen: Literal["one", "steal", "extra"] = "one"
+    loser_loses_oxygen: bool | None = None
     source: Source
+
+    @model_validator(mode="after")
+    def _older_switch(self):
+        if self.loser_loses_oxygen is not None:
+            object.__setattr__(self, "oxygen", "extra" if self.loser_loses_oxygen else "steal")
+        return self
 
 
 class Fights(RulesModel):

@@ -2,15 +2,14 @@
 with the card: colony_cards.complete), so the winner has 5 ("After Completing 5 Colony Cards,
 you are the winner and the game is over").
 
+Winner: "After Completing 5 Colony Cards, you are the winner and the game is over" (RB:145)
+is the only way to win.  A game stopped by the turn limit (an assumed guard, RULES.md) has no
+winner: `won` is False for every seat and `games.winner_seat` is NULL (DESIGN.md).
+
 Ranks: the colonies that completed 5 cards first (in the order they did, with the play-out
-switch), then the others by (documented tie-break, RULES.md "Ranking"):
-  1. completed colony cards, more first;
-  2. gems on the unfinished colony card, more first;
-  3. gems the worker carries, more first;
-  4. a roll-off at the end of the game (one shuffle of the seats from the game's chance
-     stream: no seat is favoured).
-The last key differs for every seat, so ranks never tie: exactly one winner.  A game stopped
-by the turn limit is won by the seat ranked first.
+switch), then the others by their standing (RULES.md "Score and ranking"): completed colony
+cards, then gems on the unfinished colony card, then gems the worker carries.  Seats level on
+all three share a rank: there is no roll-off, since the rulebook has none.
 """
 
 from __future__ import annotations
@@ -26,16 +25,16 @@ def standing(s, seat: int) -> tuple[int, ...]:
     finished = s.n - s.finish.index(seat) if seat in s.finish else 0
     on_card = sum(s.oncard[seat * NC: seat * NC + NC])
     carried = sum(s.carry[seat * NC: seat * NC + NC])
-    roll = s.rolloff.index(seat) if s.rolloff else 0
-    return (finished, len(s.done[seat]), on_card, carried, roll)
+    return (finished, len(s.done[seat]), on_card, carried)
 
 
 def result(s) -> list[SeatResult]:
     keys = [standing(s, i) for i in range(s.n)]
+    winner = s.finish[0] if s.over and s.finish else None
     out = []
     for i in range(s.n):
         rank = 1 + sum(1 for k in keys if k > keys[i])
         score = len(s.done[i])
         out.append(SeatResult(seat=i, score=score, breakdown={"colony": score} if score else {},
-                              rank=rank, won=s.over and rank == 1, tiebreak=keys[i][2:]))
+                              rank=rank, won=i == winner, tiebreak=keys[i][2:]))
     return out

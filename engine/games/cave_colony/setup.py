@@ -64,7 +64,6 @@ def new_state(rules, seats, seed: int, log: bool = True) -> CaveState:
     s.past = [()] * n                 # the cards of the seat's dead workers (discarded face up)
     s.finish = []
     s.last_roll = 0
-    s.rolloff = ()                    # set at the end: the ranking's last tie-break
     # the decks, shuffled; nobody knows any card's place
     s.deck = []
     s.known = []
@@ -84,11 +83,8 @@ def new_state(rules, seats, seed: int, log: bool = True) -> CaveState:
     # "Determine who is going first by rolling a die, highest number will be the player who
     # goes first" (re-rolling ties: every seat equally likely).  Play is clockwise: seat order.
     s.first_seat = rng.randrange(n)
-    order = [(s.first_seat + i) % n for i in range(n)]
-    tasks = []
-    for seat in order:
-        tasks.append(("recruit", seat))
-    tasks.append(("start_game",))
-    s.then(*tasks)
+    # Nobody is recruited at setup (RB:41-51): each player's first turn draws its colony card,
+    # then, with no active worker, recruits, which "takes up a whole turn" (RB:73-75).
+    s.then(("start_game",))
     s._advance()
     return s

@@ -53,8 +53,10 @@ class Static:
         self.tile_count = tuple(t.count for t in tiles)
         # a dead end: one opening (the placement note on Dead End Tiles applies to it)
         self.dead_end = tuple(n == 1 for n in self.tile_open[: self.n_regular])
+        inner_kinds = rules.zone.inner_kinds
         self.inner_ok = tuple(n >= rules.zone.inner_min_openings
-                              for n in self.tile_open[: self.n_regular])
+                              and (not inner_kinds or kind in inner_kinds)
+                              for n, kind in zip(self.tile_open[: self.n_regular], kinds))
         self.cards = CardTables(rules)
         self.energy_faces = tuple(rules.dice.energy)
         self.event_faces = tuple(rules.dice.event)

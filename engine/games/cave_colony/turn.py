@@ -45,12 +45,13 @@ def worker_turn(s, t) -> None:
     if not s.alive[seat]:
         s.then(("recruit", seat), ("end_turn", seat))
         return
-    if s.oxy[seat] < s.upkeep(seat):
+    if s.oxy[seat] <= 0:                           # "no Oxygen to spend" (RB:121, RB:143)
         s.phase = "oxygen"
         s.stack.append(("die", seat))              # oxygen.py: the worker dies
         return
-    # 1. "Spend 1 Oxygen by placing it on your Colony Tile"
-    k = s.upkeep(seat)
+    # 1. "Spend 1 Oxygen by placing it on your Colony Tile" (an upkeep above 1, from a trait,
+    # takes what the worker has: it dies only once it has none, RB:143)
+    k = min(s.upkeep(seat), s.oxy[seat])
     s.oxy[seat] -= k
     s.colony_oxy[seat] += k
     if s.rules.colony.refill and s.pos[seat] == s.home(seat):
@@ -88,11 +89,7 @@ def end_turn(s, t) -> None:
 
 
 def end_game(s, how: str) -> None:
-    """The game is over.  A roll-off (one shuffle of the seats from the chance stream) is
-    kept for the last tie-break of the ranking (scoring.py)."""
-    order = list(range(s.n))
-    s.chance().shuffle(order)
-    s.rolloff = tuple(order)
+    """The game is over: by a win ("win") or at the turn limit ("turn_limit", no winner)."""
     s.over = True
     s.ended_by = how
     s.stack.clear()

@@ -20,8 +20,10 @@ def rules(game):
 
 @pytest.fixture
 def make_state(game):
-    """A game past setup (every first recruit with the first options), at the first player's
-    first decision.  `sets`: rules overrides (`--set` syntax)."""
+    """A game past every player's first turn, in which it kept a colony card and recruited its
+    first worker (RB:73-75: "Recruiting a Worker takes up a whole turn"; the first options
+    each time), at the first player's first decision of the next round.  `sets`: rules
+    overrides (`--set` syntax)."""
 
     cache = {}
 
@@ -31,11 +33,39 @@ def make_state(game):
             cache[key] = game.load_rules(sets=key).model
         rules = cache[key]
         s = game.new_game(rules, [Seat(c, "random") for c in colonies[:n]], seed)
-        while s.phase == "setup":
+        while not all(s.alive):
             s.apply(s.legal_actions()[0])
         return s
 
     return make
+
+
+@pytest.fixture
+def first_turn(game):
+    """A new game at its first decision: the first player keeps one of two colony cards, then
+    recruits its first worker (RB:73-75; nobody is recruited at setup)."""
+
+    def make(n=4, seed=1, sets=(), colonies=COLONIES):
+        rules = game.load_rules(sets=tuple(sets)).model
+        return game.new_game(rules, [Seat(c, "random") for c in colonies[:n]], seed)
+
+    return make
+
+
+@pytest.fixture
+def next_turn():
+    """Plays (ending every turn as soon as it may) to `seat`'s next action decision: the
+    oxygen paid and the Energy Die rolled with whatever the test set up before."""
+
+    def play(s, seat):
+        start = (s.round, s.cur)
+        while True:
+            legal = s.legal_actions()
+            s.apply(("end",) if ("end",) in legal else legal[0])
+            if s.cur == seat and s.stack and s.stack[-1][0] == "act" and (s.round, s.cur) != start:
+                return s
+
+    return play
 
 
 @pytest.fixture

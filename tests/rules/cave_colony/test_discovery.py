@@ -86,6 +86,37 @@ def test_colony_ring_tiles_are_three_or_four_way_and_form_a_circular_path(at_act
     assert s.mask[target] & ring == ring
 
 
+@pytest.mark.parametrize("other", ["gem_white_cross", "anomaly_cross"])
+def test_gem_and_anomaly_tiles_never_lie_on_the_inner_ring(at_actions, other):
+    """RB:127 "The Tiles surrounding the Colonies must be 3-Way or 4-Way Tiles": the components
+    "Four-Way Tiles" and "Three-Way Tiles" (RB:25-27), not the gem or anomaly tiles (RB:35-37)
+    even where they have four open sides (turn-3 audit D3: 097fdb9 drew the open gem or anomaly
+    tile here).  With one four-way tile and ten four-sided `other` tiles in the bag, the
+    four-way is the one that lies on the Inner Ring."""
+    s = at_actions(energy=5)
+    s.pos[s.cur] = s.home(s.cur)
+    home = s.home(s.cur)
+    x, y = s.st.zone.xy[home]
+    d = N if y == 4 else S
+    only_bag(s, {other: 10, "four_way": 1})
+    s.apply(("move", d))
+    target = s.st.zone.nbr[home][d]
+    assert s.st.zone.ring[target] == 1
+    assert s.st.tile_ids[s.tile[target]] == "four_way"
+
+
+def test_the_inner_ring_reading_is_a_switch(game):
+    """`zone.inner_kinds = []` restores the reading by open sides alone (any tile with three or
+    four open sides), for a designer who wants to compare."""
+    from engine.games.cave_colony.static import static_for
+    literal = static_for(game.load_rules().model, None)
+    by_sides = static_for(game.load_rules(sets=["zone.inner_kinds=[]"]).model, None)
+    ok = dict(zip(literal.tile_ids, literal.inner_ok))
+    assert ok["four_way"] and ok["three_way"] and not ok["gem_white_cross"]
+    assert not ok["anomaly_cross"] and not ok["curved"]
+    assert dict(zip(by_sides.tile_ids, by_sides.inner_ok))["gem_white_cross"]
+
+
 def test_every_inner_ring_space_has_two_ring_neighbours(rules, game):
     """The Inner Ring is the 12 spaces around the 2x2 colony square; each has two neighbours
     in the ring, so open sides towards both make a circular path."""

@@ -13,7 +13,7 @@ def _mods(s, seat, **kw):
     s.mods[seat] = tuple(m)
 
 
-def test_energy_is_the_roll_plus_energy_crystals(make_state, game):
+def test_energy_is_the_roll_plus_energy_crystals(make_state, next_turn, game):
     """"perform actions up to the amount rolled on the Energy Die plus any extra Energy
     available to your worker": with 2 energy crystals the turn starts with roll + 2."""
     s = make_state()
@@ -21,19 +21,17 @@ def test_energy_is_the_roll_plus_energy_crystals(make_state, game):
     plain_worker(s, seat)
     s.ecrys[seat] = 2
     s.ecrys_supply -= 2
-    while s.stack[-1][0] != "act":
-        s.apply(s.legal_actions()[0])
+    next_turn(s, seat)
     assert s.energy == s.last_roll + 2
     assert s.last_roll in s.rules.dice.energy
 
 
-def test_a_negative_energy_trait_lowers_the_roll(make_state):
+def test_a_negative_energy_trait_lowers_the_roll(make_state, next_turn):
     s = make_state()
     seat = s.stack[-1][1]
     plain_worker(s, seat)
     _mods(s, seat, energy=-1)
-    while s.stack[-1][0] != "act":
-        s.apply(s.legal_actions()[0])
+    next_turn(s, seat)
     assert s.energy == max(0, s.last_roll - 1)
 
 
@@ -71,7 +69,7 @@ def test_a_trait_changes_an_action_cost(at_actions):
     assert s.cost(seat, C.MOVE_COST) == 1                # a move never costs less than 1
 
 
-def test_movement_crystals_are_free_moves(make_state):
+def test_movement_crystals_are_free_moves(make_state, next_turn):
     """"Collect Movement (gold crystal) if you have any boosts to your Movement" (assumed: a
     free move each turn per crystal)."""
     s = make_state()
@@ -79,8 +77,7 @@ def test_movement_crystals_are_free_moves(make_state):
     plain_worker(s, seat)
     s.mcrys[seat] = 1
     s.mcrys_supply -= 1
-    while s.stack[-1][0] != "act":
-        s.apply(s.legal_actions()[0])
+    next_turn(s, seat)
     e = s.energy
     here = lay(s, cell(s, 4, 2), "four_way", "NESW")
     lay(s, cell(s, 4, 1), "four_way", "NESW")
@@ -91,7 +88,7 @@ def test_movement_crystals_are_free_moves(make_state):
     assert s.energy == e - 1
 
 
-def test_once_boosts_spend_each_crystal_once(make_state):
+def test_once_boosts_spend_each_crystal_once(make_state, next_turn):
     """Switch `crystals.boosts = "once"`: a crystal is one energy, spent when the roll is used
     up, then back in the supply."""
     s = make_state(sets=("crystals.boosts=once",))
@@ -99,8 +96,7 @@ def test_once_boosts_spend_each_crystal_once(make_state):
     plain_worker(s, seat)
     s.ecrys[seat] = 1
     s.ecrys_supply -= 1
-    while s.stack[-1][0] != "act":
-        s.apply(s.legal_actions()[0])
+    next_turn(s, seat)
     s.energy = 0
     assert s.available() == 1
     here = lay(s, cell(s, 4, 2), "four_way", "NESW")
@@ -118,7 +114,7 @@ def test_the_action_guard_ends_endless_turns(at_actions):
     assert s.legal_actions() == [("end",)]
 
 
-def test_worked_example_rolled_five_moved_one_tile(make_state):
+def test_worked_example_rolled_five_moved_one_tile(make_state, next_turn):
     """Rulebook "Energy", the note: "For example if you rolled a 5 and you moved one tile, you
     would turn the die to show 4 face up instead of 5 to signify that you have spent that 1
     energy"."""
@@ -126,8 +122,7 @@ def test_worked_example_rolled_five_moved_one_tile(make_state):
         s = make_state(seed=seed)
         seat = s.stack[-1][1]
         plain_worker(s, seat)
-        while s.stack[-1][0] != "act":
-            s.apply(s.legal_actions()[0])
+        next_turn(s, seat)
         if s.last_roll != 5:
             continue
         assert s.energy == 5

@@ -1,5 +1,7 @@
 """Action "Use Equipment" and the anomaly tiles and cards (assumed vocabulary, RULES.md)."""
 
+import pytest
+
 from cc_helpers import N, S, cell, kinds, lay
 from engine.games.cave_colony import cards as C
 
@@ -129,3 +131,18 @@ def test_anomaly_on_discovery_only_switch(at_actions):
     s.pos[seat] = here
     s.apply(("move", N))
     assert s.stack[-1][0] == "act"
+
+
+def test_equipment_never_changes_the_maximum_oxygen(game, tmp_path):
+    """RB:109 "5 is the default unless changed by Traits or Colony Cards", RB:121 "A Worker has 5
+    Maximum Oxygen unless altered by Traits or Colony Cards": no shipped equipment card changes
+    it (turn-3 audit D6: the Rebreather and the Air Bladder did), a variant that tries is
+    refused naming the field, and the default maximum is 5."""
+    from engine.core.errors import RulesError
+    rules = game.load_rules().model
+    assert rules.worker.max_oxygen == 5
+    assert all(e.mods.max_oxygen == 0 for e in rules.equipment)
+    f = tmp_path / "v.toml"
+    f.write_text('[[equipment]]\nid = "eq_rebreather"\nmods = { max_oxygen = 1 }\n')
+    with pytest.raises(RulesError, match="equipment"):
+        game.load_rules(variants=(str(f),))

@@ -2,6 +2,8 @@
 
 import random
 
+import pytest
+
 from cc_helpers import cell, kinds, lay
 from engine.games.cave_colony import cards as C
 
@@ -96,21 +98,47 @@ def test_steal_nothing_when_the_loser_has_nothing(at_actions):
     assert s.legal_actions() == [("steal", "nothing")]
 
 
-def test_the_fight_costs_the_loser_one_oxygen_switch(at_actions):
-    """"A Fight is an altercation between two workers and results in the loss of a single
-    Oxygen" beside "the Winner gets to steal 1 Resource or 1 Oxygen from the Loser" (RULES.md
-    "Fights", assumed): by default the loss is the steal; with `fights.loss.loser_loses_oxygen`
-    the loser also loses 1 oxygen to the supply, whatever the winner then steals."""
-    for sets, lost in (((), 0), (("fights.loss.loser_loses_oxygen=true",), 1)):
-        s = at_actions(energy=0, sets=sets)
-        seat, other, _ = _meet(s)
-        s.carry[other * 5 + 2] = 1
-        s.gem_supply[2] -= 1
-        s.mods[seat] = tuple(9 if i == C.ATTACK else 0 for i in range(len(C.MOD_FIELDS)))
-        before, supply = s.oxy[other], s.oxy_supply
-        s.apply(("fight", other))
-        s.apply(("attack", 0))                       # +9: the attacker wins
-        assert s.oxy[other] == before - lost and s.oxy_supply == supply + lost
-        s.apply(("steal", 2))                        # the winner takes the gem, not the oxygen
-        assert s.carry[seat * 5 + 2] == 1 and s.oxy[other] == before - lost
-        assert s.oxy_supply + sum(s.colony_oxy) + sum(s.oxy) == s.rules.supply.oxygen
+@pytest.mark.parametrize("sets, at_attack, after_steal", [
+    ((), 0, 1),                                        # "one" (default): the single oxygen
+    (("fights.loss.oxygen=steal",), 0, 0),
+    (("fights.loss.oxygen=extra",), 1, 1),
+])
+def test_the_fight_costs_the_loser_one_oxygen(at_actions, sets, at_attack, after_steal):
+    """RB:137: "A Fight is an altercation between two workers and results in the loss of a
+    single Oxygen" beside "the Winner gets to steal 1 Resource or 1 Oxygen from the Loser".
+    Default reading "one" (turn-3 audit D4: on 097fdb9 a fight whose winner took a gem cost the
+    loser no oxygen): the winner takes a gem, and the loser's oxygen goes to the supply."""
+    s = at_actions(energy=0, sets=sets)
+    seat, other, _ = _meet(s)
+    s.carry[other * 5 + 2] = 1
+    s.gem_supply[2] -= 1
+    s.mods[seat] = tuple(9 if i == C.ATTACK else 0 for i in range(len(C.MOD_FIELDS)))
+    before, supply = s.oxy[other], s.oxy_supply
+    s.apply(("fight", other))
+    s.apply(("attack", 0))                       # +9: the attacker wins
+    assert s.oxy[other] == before - at_attack and s.oxy_supply == supply + at_attack
+    s.apply(("steal", 2))                        # the winner takes the gem, not the oxygen
+    assert s.carry[seat * 5 + 2] == 1
+    assert s.oxy[other] == before - after_steal and s.oxy_supply == supply + after_steal
+    assert s.oxy_supply + sum(s.colony_oxy) + sum(s.oxy) == s.rules.supply.oxygen
+
+
+@pytest.mark.parametrize("old, reading", [(True, "extra"), (False, "steal")])
+def test_a_variant_file_with_the_older_switch_still_loads(game, tmp_path, old, reading):
+    f = tmp_path / "old.toml"
+    f.write_text(f"[fights.loss]\nloser_loses_oxygen = {str(old).lower()}\n")
+    assert game.load_rules(variants=(str(f),)).model.fights.loss.oxygen == reading
+
+
+def test_a_stolen_oxygen_is_the_single_loss(at_actions):
+    """RB:137 under the default reading: when the winner steals the oxygen, that is the loss;
+    the loser loses one oxygen, not two."""
+    s = at_actions(energy=0)
+    seat, other, _ = _meet(s)
+    s.mods[seat] = tuple(9 if i == C.ATTACK else 0 for i in range(len(C.MOD_FIELDS)))
+    s.oxy[seat] = 2
+    before = s.oxy[other]
+    s.apply(("fight", other))
+    s.apply(("attack", 0))
+    s.apply(("steal", "oxygen"))
+    assert s.oxy[other] == before - 1 and s.oxy[seat] == 3

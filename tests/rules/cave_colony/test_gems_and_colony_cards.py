@@ -69,11 +69,11 @@ def test_spending_at_the_colony_switch(at_actions):
     assert kinds(s.legal_actions(), "spend") == [("spend", BLUE)]
 
 
-def test_colony_card_draw_two_keep_one(make_state):
+def test_colony_card_draw_two_keep_one(first_turn):
     """"If you do not have a Colony Card that hasn't been completed, draw 2 and look at both.
     Pick one card to keep and place it face down in front of you, placing the other one at the
     bottom of the deck"."""
-    s = make_state()
+    s = first_turn()
     seat = s.stack[-1][1]
     assert s.stack[-1][0] == "colony_pick" and seat == s.first_seat
     a, b = s.stack[-1][2]
@@ -139,32 +139,55 @@ def test_play_out_switch_continues_for_the_order_of_victory(at_actions):
         s.apply(("end",) if ("end",) in s.legal_actions() else s.legal_actions()[0])
 
 
-def test_ranking_tie_break(at_actions):
-    """RULES.md "Ranking": completed cards, then gems on the unfinished card, then carried gems,
-    then the roll-off made when the game ends; ranks never tie."""
+def test_ranking_at_the_turn_limit_has_no_winner_and_no_roll_off(at_actions):
+    """RB:145: only 5 completed colony cards win.  At the turn limit nobody has won (D1 of the
+    turn-3 audit: 097fdb9 ranked every seat with a roll-off and crowned the first); the standing
+    (RULES.md "Score and ranking": completed cards, then gems on the unfinished card, then
+    carried gems) still ranks the seats, and level seats share a rank."""
     from engine.games.cave_colony.scoring import result
     from engine.games.cave_colony.turn import end_game
     s = at_actions()
     end_game(s, "turn_limit")
-    assert sorted(s.rolloff) == list(range(s.n))
-    ranks = {r.seat: r.rank for r in result(s)}
-    assert [ranks[x] for x in s.rolloff] == [4, 3, 2, 1]     # all level: the roll-off decides
-    first = s.rolloff[0]                                     # ranked last so far
-    s.carry[first * 5] = 1
-    assert result(s)[first].rank == 1
-    other = s.rolloff[1]
-    s.oncard[other * 5] = 1
-    assert result(s)[other].rank == 1 and result(s)[first].rank == 2
-    s.done[first] = (0,)
-    assert result(s)[first].rank == 1 and sum(r.won for r in result(s)) == 1
+    assert [r.rank for r in result(s)] == [1] * s.n           # all level: all share rank 1
+    assert not any(r.won for r in result(s))
+    s.carry[0 * 5] = 1
+    assert [r.rank for r in result(s)] == [1] + [2] * (s.n - 1)
+    s.oncard[1 * 5] = 1
+    assert result(s)[1].rank == 1 and result(s)[0].rank == 2
+    s.done[0] = (0,)
+    assert result(s)[0].rank == 1 and not any(r.won for r in result(s))
 
 
-def test_the_roll_off_favours_no_seat(game, rules):
-    from engine.core.protocol import Seat
-    from engine.games.cave_colony.turn import end_game
-    top = [0, 0, 0, 0]
-    for seed in range(200):
-        s = game.new_game(rules, [Seat(c) for c in ("red", "green", "blue", "yellow")], seed)
-        end_game(s, "turn_limit")
-        top[s.rolloff[-1]] += 1
-    assert all(30 <= k <= 70 for k in top), top
+def test_the_first_to_five_cards_is_the_only_winner(at_actions):
+    """RB:145 "After Completing 5 Colony Cards, you are the winner and the game is over"."""
+    from engine.games.cave_colony.colony_cards import win
+    s = at_actions()
+    seat = (s.cur + 1) % s.n
+    s.done[seat] = (0, 1, 2, 3, 4)
+    win(s, seat)
+    res = s.result()
+    assert s.is_over() and s.ended_by == "game_end"
+    assert [r.won for r in res] == [i == seat for i in range(s.n)] and res[seat].rank == 1
+
+
+def test_a_colony_reward_that_boosts_energy_is_collected_as_a_crystal(at_actions):
+    """RB:111 "Collect Energy (silver crystal) if you have any boosts to your Energy": a worker
+    whose colony completes the Generator (reward energy +1) collects the crystal at once, as a
+    recruit would (turn-3 audit D9: on 097fdb9 it got none, yet the boost cancelled a negative
+    energy trait at once).  With a Lazy -1 trait the boost only cancels it: no crystal."""
+    from engine.games.cave_colony.colony_cards import complete
+    for lazy, crystals in ((0, 1), (-1, 0)):
+        s = at_actions()
+        seat = s.cur
+        s.colony_mods[seat] = tuple(0 for _ in C.MOD_FIELDS)
+        s.refresh_mods(seat)
+        m = list(s.mods[seat])
+        m[C.MOD_FIELDS.index("energy")] = lazy
+        s.mods[seat] = tuple(m)
+        s.traits[seat] = ((C.NEGATIVE, s.st.cards.index["neg_lazy"][1]),) if lazy else ()
+        s.refresh_mods(seat)
+        assert s.mods[seat][C.MOD_FIELDS.index("energy")] == lazy
+        supply = s.ecrys_supply
+        s.card[seat] = s.st.cards.index["col_generator"][1]
+        complete(s, seat)
+        assert s.ecrys[seat] == crystals and s.ecrys_supply == supply - crystals

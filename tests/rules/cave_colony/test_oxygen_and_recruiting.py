@@ -96,19 +96,15 @@ def test_traits_kept_unseen(make_state):
     assert s.deck[C.NEGATIVE][0] == frame[4] and s.known[C.NEGATIVE][0] == 0   # nobody saw it
 
 
-def test_recruit_equipment_two_keep_one_and_crystals_for_boosts(make_state):
+def test_recruit_equipment_two_keep_one_and_crystals_for_boosts(first_turn):
     """"Draw two Equipment Cards and look at them. Pick one and place it face down ... Collect
     Oxygen ... equal to the max ... Collect Energy (silver crystal) if you have any boosts to
-    your Energy; Collect Movement (gold crystal) if you have any boosts to your Movement"."""
-    s = make_state()
-    seat = s.stack[-1][1]
-    s.alive[seat] = False
-    plain_worker(s, seat)
-    s.oxy_supply += s.oxy[seat]
-    s.oxy[seat] = 0
-    s.then(("recruit", seat))
-    s.stack.clear()
-    s._advance()
+    your Energy; Collect Movement (gold crystal) if you have any boosts to your Movement"
+    (RB:107-113), in the first turn, after the colony card (RB:73-75)."""
+    s = first_turn()
+    seat = s.first_seat
+    s.apply(s.legal_actions()[0])                           # keep a colony card
+    assert s.stack[-1][0] == "trait_pick" and not s.alive[seat]
     dynamo = s.st.cards.index["pos_dynamo"][1]              # energy +2
     s.stack[-1] = s.stack[-1][:3] + (dynamo, s.stack[-1][4])
     s.deck[C.POSITIVE].remove(dynamo)
@@ -142,11 +138,48 @@ def test_the_recruit_needs_more_traits_with_a_colony_reward(make_state):
     assert kinds == [C.POSITIVE, C.POSITIVE, C.NEGATIVE]
 
 
-def test_first_recruits_at_setup(make_state):
-    """Setup: "each player recruits a first worker" (issue; the rulebook's turn starts with
-    recruiting when there is no active worker)."""
-    s = make_state()
-    for seat in range(s.n):
+def test_the_first_turn_draws_the_colony_card_then_recruits_and_ends(first_turn):
+    """RB:41-51 recruits nobody at setup; the turn (RB:73-75): "If you do not have a Colony Card
+    ... draw 2 ... Pick one card to keep", then "If you do not have an Active Worker, you must
+    Recruit a Worker. Recruiting a Worker takes up a whole turn" (turn-3 audit D7: 097fdb9
+    recruited every first worker at setup, before any colony card).  Played as a whole round."""
+    s = first_turn()
+    assert not any(s.alive) and s.round == 1
+    for i in range(s.n):
+        seat = (s.first_seat + i) % s.n
+        assert s.cur == seat and s.stack[-1][0] == "colony_pick"
+        s.apply(s.legal_actions()[0])                          # keep one of the two
+        assert s.card[seat] >= 0 and not s.alive[seat]
+        while s.cur == seat and not s.alive[seat]:
+            assert s.stack[-1][0] in ("trait_pick", "equip_pick")   # only the recruit's choices
+            s.apply(s.legal_actions()[0])
         assert s.alive[seat] and s.pos[seat] == s.home(seat)
         assert len(s.traits[seat]) == 2 and len(s.equip[seat]) == 1
         assert s.oxy[seat] == s.max_oxygen(seat)
+        assert s.colony_oxy[seat] == 0                         # no oxygen spent: no actions
+        assert s.cur != seat                                    # "takes up a whole turn"
+    assert s.round == 2 and s.cur == s.first_seat and s.stack[-1][0] == "act"
+
+
+def test_a_worker_dies_only_with_no_oxygen_to_spend(at_actions):
+    """RB:121 "If a Worker doesn't have Oxygen to spend at the beginning of the turn, they are
+    then considered dead"; RB:143 "starts their turn with no Oxygen".  A worker whose upkeep is
+    2 (a Heavy Breather) and holds 1 oxygen spends it and lives (turn-3 audit D8: 097fdb9 killed
+    it); with 0 it dies."""
+    s = at_actions()
+    seat = s.cur
+    nxt = (seat + 1) % s.n
+    s.pos[nxt] = lay(s, cell(s, 4, 2), "four_way", "NESW")    # away from its colony
+    m = list(s.mods[nxt])
+    m[C.MOD_FIELDS.index("upkeep")] = 1                        # upkeep 1 + 1
+    s.mods[nxt] = tuple(m)
+    assert s.upkeep(nxt) == 2
+    s.oxy_supply += s.oxy[nxt] - 1
+    s.oxy[nxt] = 1
+    before = s.colony_oxy[nxt]
+    _to_turn_of(s, nxt)
+    assert s.stack[-1] == ("act", nxt) and s.alive[nxt]
+    assert s.oxy[nxt] == 0 and s.colony_oxy[nxt] == before + 1
+    _to_turn_of(s, seat)
+    _to_turn_of(s, nxt)
+    assert s.stack[-1] == ("die", nxt)

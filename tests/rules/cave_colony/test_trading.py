@@ -17,8 +17,13 @@ def _meet(s):
     return seat, other
 
 
-def test_trading_is_off_by_default(at_actions):
+def test_trading_is_on_by_default_and_a_switch(at_actions):
+    """RB:141 is a rule of the game: trading is on by default (turn-3 audit D5: 097fdb9 had it
+    off), and `trading.enabled = false` turns it off."""
     s = at_actions()
+    _meet(s)
+    assert kinds(s.legal_actions(), "offer")
+    s = at_actions(sets=("trading.enabled=false",))
     _meet(s)
     assert not kinds(s.legal_actions(), "offer")
 
