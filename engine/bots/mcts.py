@@ -36,7 +36,9 @@ seat's own options and the tree reaches further into its own next turn.
 
 Rewards are in [0, 1] per seat ("margin": logistic of the seat's value minus the best other
 seat's value over `scale`; "rank": the share of the other seats it beats), so one exploration
-constant suits every game.
+constant suits every game.  A finished game is on the same scale (`terminal_rewards`): a win
+is worth 1, more than any unfinished position, and a finished game not won at most
+LOSS_CEILING, so the search takes a win that is one move away.
 
 Budget: forward-model calls, never time.  Every `apply` the search makes on its worlds counts
 one, and every option it asks the game to value (greedy rollout steps, the widening ranks)
@@ -57,7 +59,7 @@ from .params import MCTSParams, tuned_leaf
 
 
 class Node:
-    __slots__ = ("seat", "n", "w", "avail", "children", "order", "prior")
+    __slots__ = ("seat", "n", "w", "avail", "children", "order", "prior", "decisive")
 
     def __init__(self, seat: int):
         self.seat = seat          # the seat whose decision led here (its reward is summed)
@@ -67,6 +69,9 @@ class Node:
         self.children: dict = {}  # action -> Node, in creation order (deterministic)
         self.order: list | None = None   # options ranked by the heuristic (widening)
         self.prior: dict | None = None   # action -> prior value in [0, 1] (progressive bias)
+        # True while every world in which this node's action was taken ended the game at once
+        # with its mover the sole winner (a decisive move, Teytaud and Teytaud 2010)
+        self.decisive = False
 
 
 def leaf_function(game, p: MCTSParams):
@@ -146,7 +151,7 @@ class MCTSBot:
             child = root.children.get(a)
             if child is None or child.n == 0:
                 continue
-            key = (child.n, child.w / child.n, -i)
+            key = (child.decisive, child.n, child.w / child.n, -i)
             if best_key is None or key > best_key:
                 best, best_key = a, key
         if best is None:
@@ -171,7 +176,7 @@ class MCTSBot:
         """Selection and expansion in one world; returns the nodes visited below the root."""
         p, rng = self.p, self.rng
         path = []
-        c = p.c
+        c = p.c * LEAF_SPAN        # rewards of unfinished positions span LEAF_SPAN, not 1
         step = _stepper(state)
         me, modelled = self.seat, p.opponents == "greedy"
         while not state.is_over():
@@ -207,10 +212,11 @@ class MCTSBot:
                 child.avail = 1
                 if p.prior and node.prior is not None:   # virtual visits from the heuristic
                     child.n = p.prior
-                    child.w = p.prior * node.prior.get(a, 0.0)
+                    child.w = p.prior * (LEAF_LOW + LEAF_SPAN * node.prior.get(a, 0.0))
                 children[a] = child
                 step(a, legal)
                 self.fm_calls += 1
+                child.decisive = _sole_winner(state) == mover
                 path.append(child)
                 if len(legal) > 1:           # a forced move does not end the selection
                     return path
@@ -219,12 +225,17 @@ class MCTSBot:
             best, best_s = None, -1.0
             for a in allowed:
                 ch = children[a]
+                if ch.decisive:              # the mover takes a win that is one move away
+                    best = a
+                    break
                 s = ch.w / ch.n + c * sqrt(log(ch.avail) / ch.n) if ch.n else math.inf
                 if s > best_s:
                     best, best_s = a, s
             step(best, legal)
             self.fm_calls += 1
             node = children[best]
+            if node.decisive and _sole_winner(state) != mover:
+                node.decisive = False        # a world in which it does not win at once
             path.append(node)
         return path
 
@@ -289,15 +300,12 @@ class MCTSBot:
 
     def _rewards(self, state) -> list[float]:
         if state.is_over():
-            res = sorted(state.result(), key=lambda r: r.seat)
-            values = [float(r.score) for r in res]
-            won = [r.won for r in res]
-            n_won = sum(won) or 1
-            base = reward_vector(values, self.p)
-            return [0.5 * b + (0.5 / n_won if w else 0.0) for b, w in zip(base, won)]
+            return terminal_rewards(state.result(), self.p)
         value = self._leaf
         values = [float(value(state, s)) for s in range(_n_seats(state))]
-        return reward_vector(values, self.p)
+        if len(values) == 1:
+            return reward_vector(values, self.p)
+        return [LEAF_LOW + LEAF_SPAN * r for r in reward_vector(values, self.p)]
 
 
 def _stepper(state):
@@ -312,6 +320,38 @@ def _n_seats(state) -> int:
         if isinstance(v, int):
             return v
     return len(state.players)
+
+
+# One scale for finished and unfinished games (several seats): a sole win is worth 1, a
+# finished game not won at most LOSS_CEILING, and an unfinished position (the heuristic leaf's
+# logistic margin) lies between, in [LEAF_LOW, LEAF_LOW + LEAF_SPAN].  UCT's exploration
+# constant is scaled by LEAF_SPAN, so a tree that reaches no finished game searches as before.
+LOSS_CEILING = 0.25
+LEAF_LOW, LEAF_SPAN = 0.25, 0.5
+
+
+def _sole_winner(state) -> int | None:
+    """The seat that alone won the finished game in `state`, else None."""
+    if not state.is_over():
+        return None
+    won = [r.seat for r in state.result() if r.won]
+    return won[0] if len(won) == 1 else None
+
+
+def terminal_rewards(results, p: MCTSParams) -> list[float]:
+    """A finished game on the leaf's scale (rewards in [0, 1], a leaf's logistic margin in
+    between): a sole winner gets 1, the best any position can be worth, and k tied winners 1/k
+    each; a seat that did not win gets at most LOSS_CEILING, ordered by the final scores.  A
+    game with no winner (a turn limit the rulebook does not score) is lost by every seat.  Solo
+    games keep the score's own reward (their result is a score, not a win)."""
+    res = sorted(results, key=lambda r: r.seat)
+    values = [float(r.score) for r in res]
+    base = reward_vector(values, p)
+    if len(res) == 1:
+        return base
+    won = [r.won for r in res]
+    n_won = sum(won)
+    return [1.0 / n_won if w else LOSS_CEILING * b for b, w in zip(base, won)]
 
 
 def reward_vector(values: list[float], p: MCTSParams) -> list[float]:
