@@ -384,6 +384,9 @@ class Switches(RulesModel):
 
     contracts: bool = False              # government contracts in play
     contracts_drawn: int = Field(default=3, ge=0)
+    # A slot of the played card's colour may be chosen when the card, resolved first, makes
+    # it usable (false: only slots usable before the card, the old reading).
+    slot_after_card: bool = True
 
 
 class UnderwaterCitiesRules(RulesModel):
