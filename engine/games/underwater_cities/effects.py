@@ -152,10 +152,13 @@ def _a_trade(s, frame, action):
 # pick: `count` different gains of a list ("gain 2 resources of different types")
 def _l_pick(s, frame):
     taken = frame[4]
-    return [("pick", i) for i in range(len(frame[2].gains)) if not taken >> i & 1]
+    return [("pick", i) for i in range(len(frame[2].gains)) if not taken >> i & 1] \
+        + [("stop",)]
 
 
 def _a_pick(s, frame, action):
+    if action[0] == "stop":      # partial use: fewer picks than allowed
+        return
     _k, seat, part, left, taken, src = frame
     i = action[1]
     p = s.players[seat]

@@ -160,6 +160,26 @@ def test_taking_a_special_card_three_ways(make_state):
     settle(s)
 
 
+def test_taking_the_special_card_of_a_slot_may_be_skipped(make_state):
+    """RB:182 "It is legal to use only part of an action or card effect": on the slot "use 1
+    action card and take 1 Special card" a player may use neither (audit turn 3 D4; old
+    code: once chosen, a Special card had to be taken)."""
+    s = make_state(n=3)
+    hand(s, 0, ["e1_supply_drop"])                   # yellow: mismatches the red slot
+    res(s, 0)
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("slot", "r_special"))
+    kinds = []
+    while s.to_move() == 0:
+        kinds.append(s.stack[-1][0])
+        legal = s.legal_actions()
+        s.apply(next((a for a in legal if a[0] == "skip"), None) or ("part", 1))
+    assert "special" in kinds
+    p = s.players[0]
+    assert not any(s.st.special[i] for i in p.hand)
+    assert len(s.sface) == s.rules.supply.specials_face_up
+
+
 def test_look_at_three_returns_the_other_two_in_either_order(make_state):
     """Drawing Special Cards: "Choose one of these 3 to keep and return the other 2 to the
     bottom of the deck in either order.\"  The player chooses the order (both are offered
