@@ -29,7 +29,7 @@ def test_matching_card_of_another_type_is_claimed(make_state):
     p = s.players[0]
     assert [s.st.card_id[i] for i in p.claimed] == ["e1_toll_booth"]
     t = make_state()
-    _play(t, 0, "e1_toll_booth", "g_supplies")       # green slot: no claim
+    _play(t, 0, "e1_toll_booth", "g_assist")         # green slot: no claim
     assert t.players[0].claimed == ()
 
 
@@ -102,21 +102,21 @@ def test_special_card_pays_its_cost_or_returns_to_the_bottom(make_state):
     inst = give(s, 0, "sp_emergency_rations")        # green, 1 credit: 3 kelp
     res(s, 0, credits=1)
     s.apply(("play", "sp_emergency_rations"))
-    s.apply(("slot", "g_supplies"))
+    s.apply(("slot", "g_assist"))                    # green: an action card, 1 steelplast
     s.apply(("card_first",))
     assert s.legal_actions() == [("pay",), ("decline",)]
     s.apply(("decline",))
-    assert s.sdeck[0] == inst and s.players[0].res[1] == 1      # only the slot's kelp
+    assert s.sdeck[0] == inst and s.players[0].res[1] == 0      # no kelp
     t = make_state()
     hand(t, 0, [])
     inst = give(t, 0, "sp_emergency_rations")
     res(t, 0, credits=1)
     t.apply(("play", "sp_emergency_rations"))
-    t.apply(("slot", "g_supplies"))
+    t.apply(("slot", "g_assist"))
     t.apply(("card_first",))
     t.apply(("pay",))
     p = t.players[0]
-    assert p.res[0] == 0 and p.res[1] == 3 + 1 and p.under == (inst,) and p.specials_paid == 1
+    assert p.res[0] == 0 and p.res[1] == 3 and p.under == (inst,) and p.specials_paid == 1
 
 
 def test_discarded_three_credit_special_leaves_the_game(make_state):

@@ -110,7 +110,7 @@ def test_perform_the_action_of_a_slot(make_state):
     res(s, 0, credits=1)
     _effect(s, 0, [{"kind": "slot_action", "slots": "free", "cost": {"credits": 1}}])
     opts = {a[1] for a in s.legal_actions() if a[0] == "slot"}
-    assert "y_steel" not in opts and "g_supplies" in opts and "always" not in opts
+    assert "y_steel" not in opts and "y_supplies" in opts and "always" not in opts
     t = make_state()
     t.occ[[sl.id for sl in t.st.slots].index("y_steel")] = [1]
     res(t, 0, credits=1)

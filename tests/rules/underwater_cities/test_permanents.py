@@ -71,10 +71,11 @@ def test_slot_giving_steelplast_and_matching_colour(make_state):
     res(s, 0)
     before = s.players[0].points
     s.apply(("play", "e1_bulk_haul"))
-    s.apply(("slot", "g_supplies"))        # green: science, steelplast, kelp
+    s.apply(("slot", "g_assist"))          # green: an action card and 1 steelplast
     s.apply(("slot_first",))
+    s.apply(("skip",))                     # no action card
     assert s.players[0].points - before == 1
-    assert s.players[0].res == [1 + 1, 1 + 1 + 1, 1 + 2, 1, 0]
+    assert s.players[0].res == [1 + 1, 1 + 1, 1 + 2, 0, 0]
 
 
 def test_upgrade_and_special_triggers(make_state):

@@ -313,3 +313,31 @@ def test_end_of_the_era_draw_three_keep_the_hand_limit(make_state):
         s.apply(("discard", ids[pick]))
         assert pick in (s.box_known if s.st.era_of[pick] == 1 else s.discard)
     assert len(s.players[0].hand) == 3 and len(s.players[1].hand) == 4
+
+
+def _gain_units(effect):
+    """What a slot of plain gains gives, in resource units: a resource, card or point is 1,
+    a Federation step 1/2 (from below the track two steps pay space 4, nothing, and space 3,
+    1 credit); None for a slot that does anything but gain."""
+    if any(p.kind != "gain" or p.per is not None or p.when is not None for p in effect):
+        return None
+    return sum(sum(p.gain.vec()) + p.gain.cards + p.gain.points + p.gain.federation / 2
+               for p in effect)
+
+
+@pytest.mark.parametrize("side", ["three_four", "two"])
+def test_yellow_slots_strongest_green_weakest(rules, side):
+    """RB:88-90 "Green cards are the strongest, but ... green action slots ... are the
+    weakest ... Yellow cards are the weakest, but the yellow action slots are the
+    strongest": among the slots that only gain, every yellow one gives more than every
+    green one, and "advance 2 on Federation" is not yellow (audit turn 3 D6: green "1
+    science, 1 steelplast, 1 kelp" gave as much as yellow "2 steelplast, 1 kelp", and yellow
+    "advance 2 on Federation" less than any green slot)."""
+    slots = rules.sides[side].slots
+    units = {c: [u for sl in slots if sl.colour == c and (u := _gain_units(sl.effect))]
+             for c in ("green", "red", "yellow")}
+    assert units["green"] and units["yellow"]
+    assert max(units["green"]) < min(units["yellow"])
+    fed2 = [sl.colour for sl in slots
+            if [p.gain.federation for p in sl.effect if p.kind == "gain"] == [2]]
+    assert fed2 == ["green"]
