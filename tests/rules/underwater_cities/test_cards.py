@@ -204,21 +204,22 @@ def test_look_at_three_returns_the_other_two_in_either_order(make_state):
 
 def test_mismatch_trigger_not_on_the_always_available_slot(make_state):
     """A permanent card that reacts to a card played on a slot of another colour does not
-    react to the always-available slot (it has no colour)."""
+    react to the always-available slot (it has no colour).  Facts sheet section 7 [H]: the
+    mismatch gives +1 steelplast (audit turn 3 D8: the card gave a credit)."""
     s = make_state()
-    claim(s, 0, "e1_black_market_contacts")          # 1 credit on a mismatch
+    claim(s, 0, "e1_black_market_contacts")          # 1 steelplast on a mismatch
     res(s, 0)
     hand(s, 0, ["e1_kelp_harvest"])
     s.apply(("play", "e1_kelp_harvest"))
     s.apply(("always",))
-    assert s.players[0].res[0] == 2                  # the slot's 2 credits only
+    assert s.players[0].res[:3] == [2, 0, 0]         # the slot's 2 credits only
     t = make_state()
     claim(t, 0, "e1_black_market_contacts")
     res(t, 0)
     hand(t, 0, ["e1_kelp_harvest"])
     t.apply(("play", "e1_kelp_harvest"))
-    t.apply(("slot", "y_steel"))
-    assert t.players[0].res[0] == 1
+    t.apply(("slot", "y_steel"))                     # 2 steelplast, 1 kelp; red card
+    assert t.players[0].res[:3] == [0, 1, 2 + 1]
 
 
 def test_timing_example_action_card_pays_for_the_build(make_state):
