@@ -88,7 +88,7 @@ def test_rb158_a_three_credit_special_card_is_taken_then_paid_for(make_state):
     credits = p.res[0]
     s.apply(("pay",))
     assert p.res[0] == credits - 3 and p.specials_paid == 1
-    assert dear in p.claimed + p.actions             # claimed in the usual way (RB:166)
+    assert dear in p.claimed + p.actions             # claimed in the usual way (RB:170)
 
 
 def test_rb182_build_only_the_tunnel_of_a_city_and_tunnel_slot(make_state):
