@@ -216,13 +216,17 @@ def _card_values(s, seat: int, actions: list) -> list[float]:
     est = _estimator(s, seat)
     hand = s.players[seat].hand
     inst = {a: next(i for i in hand if st.card_id[i] == a[1]) for a in actions}
-    probe = s.clone(log=False)
-    probe.apply_legal(actions[0], actions)
-    slot_opts = probe.legal_actions()
-    base = {o: _slot_estimate(est, st, s.rules, o) for o in slot_opts}
+    base = {}
     card_v = {a: est.card_value(inst[a]) for a in actions}
     pairs = []
     for a in actions:
+        # The slots open to this card (one its colour pays for, resolved first, among them).
+        probe = s.clone(log=False)
+        probe.apply_legal(a, actions)
+        slot_opts = probe.legal_actions()
+        for o in slot_opts:
+            if o not in base:
+                base[o] = _slot_estimate(est, st, s.rules, o)
         colour = st.cards[inst[a]].colour
         for o in slot_opts:
             v = base[o] + (card_v[a] if _slot_colour(st, o) == colour else 0.0)

@@ -156,6 +156,10 @@ def _a_limit(s, frame, action):
     old = min(i for i in p.actions if ids[i] == cid and int(i in p.used) == was_used)
     p.actions = tuple(i for i in p.actions if i != old)
     p.used = p.used - {old}
+    if s.st.special[old]:
+        # A claimed Special card was paid for; dropped, it no longer counts (facts sheet
+        # section 3, brown tile 4: "It excludes Special action cards that were discarded").
+        p.specials_paid -= 1
     dispose(s, old)
     p.actions = p.actions + (inst,)
     if not was_used and effect_usable(s, p, s.st.cards[old].effect):

@@ -75,6 +75,8 @@ def describe(s, action, frame) -> tuple[str, str, int | None]:
     if kind == "pay_special":
         return ("pay_special" if a0 == "pay" else "decline_special"), ids[frame[2]], None
     if kind == "special":
+        if a0 == "skip":
+            return "skip", "special", None
         if a0 == "take":
             return "special", action[1], None
         if a0 == "top":
@@ -89,6 +91,8 @@ def describe(s, action, frame) -> tuple[str, str, int | None]:
     if kind == "trade":
         return a0, "trade", None
     if kind == "pick":
+        if a0 == "stop":
+            return "stop", "pick", None
         gain = frame[2].gains[action[1]]
         return "pick", _pay(gain.vec()) or "cards/points", None
     if kind == "refresh":

@@ -152,10 +152,13 @@ def _a_trade(s, frame, action):
 # pick: `count` different gains of a list ("gain 2 resources of different types")
 def _l_pick(s, frame):
     taken = frame[4]
-    return [("pick", i) for i in range(len(frame[2].gains)) if not taken >> i & 1]
+    return [("pick", i) for i in range(len(frame[2].gains)) if not taken >> i & 1] \
+        + [("stop",)]
 
 
 def _a_pick(s, frame, action):
+    if action[0] == "stop":      # partial use: fewer picks than allowed
+        return
     _k, seat, part, left, taken, src = frame
     i = action[1]
     p = s.players[seat]
@@ -260,7 +263,8 @@ def _a_symbiosis(s, frame, action):
     s.supply[1] += 1
 
 
-# produce: gain the Production output of one connected structure once
+# produce: gain the Production output of one connected structure once (`upgraded`: only an
+# upgraded one, "Trial Run")
 def produce_options(s, p, part) -> list[tuple[str, int]]:
     from .network import BUILDINGS, bits
     g = s.geo
@@ -271,11 +275,11 @@ def produce_options(s, p, part) -> list[tuple[str, int]]:
         near = 0
         for c in bits(p.cmask):
             near |= g.city_tun[c]
-        out += [("tunnel", t) for t in bits(near & p.tun)]
+        out += [("tunnel", t) for t in bits(near & (p.tun_up if part.upgraded else p.tun))]
     for c in bits(n.conn):
         for b in g.city_bsites[c]:
             code = p.bld[b]
-            if code and BUILDINGS[code - 1] in kinds:
+            if code and BUILDINGS[code - 1] in kinds and (not part.upgraded or p.bup >> b & 1):
                 out.append((BUILDINGS[code - 1], b))
     return sorted(out, key=lambda o: (o[0] != "tunnel", o[1]))
 

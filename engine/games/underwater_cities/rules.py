@@ -99,6 +99,7 @@ class Part(RulesModel):
     discount: Res = Res()                # build / upgrade: off the usual cost
     expansion: bool = False              # build: buildings may go on expansion sites
     upgrade: bool = False                # build: then pay the upgrade cost to upgrade it
+    upgraded: bool = False               # produce: only an upgraded structure
     options: tuple[tuple["Part", ...], ...] = ()   # either: one of these effects
     gains: tuple[Gain, ...] = ()         # pick: `count` different ones of these
     slots: Literal["free", "free_or_others"] = "free"   # slot_action: which slots
@@ -384,6 +385,9 @@ class Switches(RulesModel):
 
     contracts: bool = False              # government contracts in play
     contracts_drawn: int = Field(default=3, ge=0)
+    # A slot of the played card's colour may be chosen when the card, resolved first, makes
+    # it usable (false: only slots usable before the card, the old reading).
+    slot_after_card: bool = True
 
 
 class UnderwaterCitiesRules(RulesModel):

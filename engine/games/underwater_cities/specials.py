@@ -2,7 +2,8 @@
 replaced), or the top card of the 1-2-credit deck (face up, so every player knows it), or
 move the top card to the bottom, look at the next 3, keep 1 (only you know which) and return
 the other 2 to the bottom "in either order": ("keep", kept, last) names the card kept and the
-one that goes to the very bottom."""
+one that goes to the very bottom.  Taking one may be skipped ("It is legal to use only part of
+an action or card effect")."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ def _l_special(s, frame):
         out.append(("top",))
     if len(s.sdeck) >= 2:
         out.append(("look",))
+    out.append(("skip",))    # "It is legal to use only part of an action or card effect"
     return out
 
 
@@ -24,6 +26,8 @@ def _a_special(s, frame, action):
     seat = frame[1]
     p = s.players[seat]
     ids = s.st.card_id
+    if action[0] == "skip":
+        return
     if action[0] == "take":
         inst = min(i for i in s.sface if ids[i] == action[1])
         s.sface.remove(inst)

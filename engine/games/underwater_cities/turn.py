@@ -82,30 +82,91 @@ def _a_card(s, frame, action):
 # ---------------------------------------------------------------------------- the slot
 def slot_options(s, seat: int) -> list[tuple]:
     """The slots `seat` may choose: unoccupied ones it can use at least in part, the
-    always-available slot, and with the cloning tile a slot occupied by another player."""
+    always-available slot, and with the cloning tile a slot occupied by another player.
+    With `switches.slot_after_card`, a slot of the played card's colour that the card,
+    resolved first, would make usable is offered too (rulebook "Action Slots and Card
+    Effects": "you may resolve the card's effect before or after you perform the slot's
+    action"; "you are not allowed to choose an action slot without using at least part of
+    its effect")."""
     p = s.players[seat]
     slots = s.st.slots
-    out = []
     cloning = (s.n in s.rules.game.cloning_players and s.cloned < 0
                and affordable(p, s.rules.game.cloning_cost.vec()))
-    clone_ids = []
+    inst = s.turn[1] if s.turn[0] == seat else -1
+    colour = (s.st.cards[inst].colour
+              if inst >= 0 and s.rules.switches.slot_after_card else None)
+    free, clone_ids, later = set(), [], []
     for i, slot in enumerate(slots):
         occ = s.occ[i]
         if not occ:
             if effect_usable(s, p, slot.effect):
-                out.append(("slot", slot.id))
+                free.add(i)
+            elif slot.colour == colour:
+                later.append(i)
         elif cloning and seat not in occ:
             clone_ids.append(i)
-    out.append(("always",))
+    if later:
+        free |= usable_after_card(s, seat, inst, later, False)
+    shared, later = set(), []
     if clone_ids:
         saved = p.res.copy()
         pay(p, s.rules.game.cloning_cost.vec())
         try:
-            out += [("clone", slots[i].id) for i in clone_ids
-                    if effect_usable(s, p, slots[i].effect)]
+            for i in clone_ids:
+                if effect_usable(s, p, slots[i].effect):
+                    shared.add(i)
+                elif slots[i].colour == colour:
+                    later.append(i)
         finally:
             p.res[:] = saved
+        if later:
+            shared |= usable_after_card(s, seat, inst, later, True)
+    out = [("slot", slot.id) for i, slot in enumerate(slots) if i in free]
+    out.append(("always",))
+    out += [("clone", slot.id) for i, slot in enumerate(slots) if i in shared]
     return out
+
+
+PROBE_BUDGET = 64     # decisions of the card's resolution explored (then: not usable)
+
+
+def usable_after_card(s, seat: int, inst: int, candidates: list[int], cloning: bool) -> set:
+    """The candidate slots (indices) that card `inst`, played on one of them (same colour)
+    and resolved first, would leave usable at least in part: the card's resolution is
+    played out on a copy (the match trigger, the Special card's payment, claiming, every
+    decision of its effect), up to PROBE_BUDGET decisions."""
+    root = s.clone(log=False)
+    p = root.players[seat]
+    if cloning:
+        pay(p, s.rules.game.cloning_cost.vec())
+    fire(root, p, "on_match", colour=s.st.cards[inst].colour)
+    root.stack = []
+    root.agenda = [("probe_end",), ("resolve_card", seat, inst)]
+    root._advance()
+    slots = s.st.slots
+    found: set = set()
+    todo = [root]
+    budget = PROBE_BUDGET
+    while todo and len(found) < len(candidates):
+        st = todo.pop()
+        if st.over:
+            q = st.players[seat]
+            found.update(i for i in candidates
+                         if i not in found and effect_usable(st, q, slots[i].effect))
+            continue
+        for a in reversed(st.legal_actions()):
+            if budget <= 0:
+                break
+            budget -= 1
+            nxt = st.clone(log=False)
+            nxt.apply(a)
+            todo.append(nxt)
+    return found
+
+
+def _t_probe_end(s, task):
+    """The end of a card's resolution played out by `usable_after_card` (a copy)."""
+    s.over = True
 
 
 def _l_slot(s, frame):
@@ -139,7 +200,10 @@ def _a_slot(s, frame, action):
     s.turn[3] = match
     if match:
         fire(s, p, "on_match", colour=colour)
-        s.stack.append(("order", seat))
+        if effect_usable(s, p, s.st.slots[i].effect):
+            s.stack.append(("order", seat))
+        else:   # chosen because the card, resolved first, makes it usable
+            _a_order(s, ("order", seat), ("card_first",))
         return
     if inst >= 0:
         dispose(s, inst)
@@ -248,4 +312,5 @@ UWCState.APPLY.update(discard=_a_discard, card=_a_card, slot=_a_slot, order=_a_o
 UWCState.TASKS.update(discards=_t_discards, round_start=_t_round_start, turn=_t_turn,
                       resolve_slot=_t_resolve_slot, resolve_card=_t_resolve_card,
                       end_turn=_t_end_turn, round_end=_t_round_end, production=_t_production,
-                      era_end=_t_era_end, final_scoring=_t_final_scoring)
+                      era_end=_t_era_end, final_scoring=_t_final_scoring,
+                      probe_end=_t_probe_end)

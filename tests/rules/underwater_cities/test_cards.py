@@ -29,7 +29,7 @@ def test_matching_card_of_another_type_is_claimed(make_state):
     p = s.players[0]
     assert [s.st.card_id[i] for i in p.claimed] == ["e1_toll_booth"]
     t = make_state()
-    _play(t, 0, "e1_toll_booth", "g_supplies")       # green slot: no claim
+    _play(t, 0, "e1_toll_booth", "g_assist")         # green slot: no claim
     assert t.players[0].claimed == ()
 
 
@@ -102,21 +102,21 @@ def test_special_card_pays_its_cost_or_returns_to_the_bottom(make_state):
     inst = give(s, 0, "sp_emergency_rations")        # green, 1 credit: 3 kelp
     res(s, 0, credits=1)
     s.apply(("play", "sp_emergency_rations"))
-    s.apply(("slot", "g_supplies"))
+    s.apply(("slot", "g_assist"))                    # green: an action card, 1 steelplast
     s.apply(("card_first",))
     assert s.legal_actions() == [("pay",), ("decline",)]
     s.apply(("decline",))
-    assert s.sdeck[0] == inst and s.players[0].res[1] == 1      # only the slot's kelp
+    assert s.sdeck[0] == inst and s.players[0].res[1] == 0      # no kelp
     t = make_state()
     hand(t, 0, [])
     inst = give(t, 0, "sp_emergency_rations")
     res(t, 0, credits=1)
     t.apply(("play", "sp_emergency_rations"))
-    t.apply(("slot", "g_supplies"))
+    t.apply(("slot", "g_assist"))
     t.apply(("card_first",))
     t.apply(("pay",))
     p = t.players[0]
-    assert p.res[0] == 0 and p.res[1] == 3 + 1 and p.under == (inst,) and p.specials_paid == 1
+    assert p.res[0] == 0 and p.res[1] == 3 and p.under == (inst,) and p.specials_paid == 1
 
 
 def test_discarded_three_credit_special_leaves_the_game(make_state):
@@ -160,6 +160,26 @@ def test_taking_a_special_card_three_ways(make_state):
     settle(s)
 
 
+def test_taking_the_special_card_of_a_slot_may_be_skipped(make_state):
+    """RB:182 "It is legal to use only part of an action or card effect": on the slot "use 1
+    action card and take 1 Special card" a player may use neither (audit turn 3 D4; old
+    code: once chosen, a Special card had to be taken)."""
+    s = make_state(n=3)
+    hand(s, 0, ["e1_supply_drop"])                   # yellow: mismatches the red slot
+    res(s, 0)
+    s.apply(("play", "e1_supply_drop"))
+    s.apply(("slot", "r_special"))
+    kinds = []
+    while s.to_move() == 0:
+        kinds.append(s.stack[-1][0])
+        legal = s.legal_actions()
+        s.apply(next((a for a in legal if a[0] == "skip"), None) or ("part", 1))
+    assert "special" in kinds
+    p = s.players[0]
+    assert not any(s.st.special[i] for i in p.hand)
+    assert len(s.sface) == s.rules.supply.specials_face_up
+
+
 def test_look_at_three_returns_the_other_two_in_either_order(make_state):
     """Drawing Special Cards: "Choose one of these 3 to keep and return the other 2 to the
     bottom of the deck in either order.\"  The player chooses the order (both are offered
@@ -184,21 +204,22 @@ def test_look_at_three_returns_the_other_two_in_either_order(make_state):
 
 def test_mismatch_trigger_not_on_the_always_available_slot(make_state):
     """A permanent card that reacts to a card played on a slot of another colour does not
-    react to the always-available slot (it has no colour)."""
+    react to the always-available slot (it has no colour).  Facts sheet section 7 [H]: the
+    mismatch gives +1 steelplast (audit turn 3 D8: the card gave a credit)."""
     s = make_state()
-    claim(s, 0, "e1_black_market_contacts")          # 1 credit on a mismatch
+    claim(s, 0, "e1_black_market_contacts")          # 1 steelplast on a mismatch
     res(s, 0)
     hand(s, 0, ["e1_kelp_harvest"])
     s.apply(("play", "e1_kelp_harvest"))
     s.apply(("always",))
-    assert s.players[0].res[0] == 2                  # the slot's 2 credits only
+    assert s.players[0].res[:3] == [2, 0, 0]         # the slot's 2 credits only
     t = make_state()
     claim(t, 0, "e1_black_market_contacts")
     res(t, 0)
     hand(t, 0, ["e1_kelp_harvest"])
     t.apply(("play", "e1_kelp_harvest"))
-    t.apply(("slot", "y_steel"))
-    assert t.players[0].res[0] == 1
+    t.apply(("slot", "y_steel"))                     # 2 steelplast, 1 kelp; red card
+    assert t.players[0].res[:3] == [0, 1, 2 + 1]
 
 
 def test_timing_example_action_card_pays_for_the_build(make_state):

@@ -78,6 +78,19 @@ def test_pick_different_resources(make_state):
     assert s.players[0].res == [1, 0, 0, 0, 1]
 
 
+def test_pick_may_stop_short(make_state):
+    """RB:182 "It is legal to use only part of an action or card effect": of "2 resources
+    of different types" one may be taken (audit turn 3 D4; old code: no stop)."""
+    s = make_state()
+    res(s, 0)
+    _effect(s, 0, [{"kind": "pick", "count": 2,
+                    "gains": [{"credits": 1}, {"kelp": 1}, {"biomatter": 1}]}])
+    assert ("stop",) in s.legal_actions()
+    s.apply(("pick", 1))
+    s.apply(("stop",))
+    assert s.players[0].res == [0, 1, 0, 0, 0] and s.stack == []
+
+
 def test_refresh_a_used_action_card(make_state):
     """"There are a few instant-effect cards which allow you to make an used action card
     available again.\""""
@@ -97,7 +110,7 @@ def test_perform_the_action_of_a_slot(make_state):
     res(s, 0, credits=1)
     _effect(s, 0, [{"kind": "slot_action", "slots": "free", "cost": {"credits": 1}}])
     opts = {a[1] for a in s.legal_actions() if a[0] == "slot"}
-    assert "y_steel" not in opts and "g_supplies" in opts and "always" not in opts
+    assert "y_steel" not in opts and "y_supplies" in opts and "always" not in opts
     t = make_state()
     t.occ[[sl.id for sl in t.st.slots].index("y_steel")] = [1]
     res(t, 0, credits=1)

@@ -15,12 +15,14 @@ def _build(s, seat, kind, sid, what=None, count=1):
 
 def test_second_laboratory_at_a_connected_city(make_state):
     s = make_state(boards=("trench", "reef", "vent", "embassy"))
-    claim(s, 0, "e1_lab_network")          # a connected city's 2nd laboratory: science, credit
+    """Facts sheet section 7, #37 [H]: "+1 credit when a connected city gets its 2nd
+    laboratory" (audit turn 3 D9: the card gave a science too)."""
+    claim(s, 0, "e1_lab_network")          # a connected city's 2nd laboratory: 1 credit
     res(s, 0, steelplast=2)
     _build(s, 0, "lab", "c11b1")
     assert s.players[0].res[:4] == [0, 0, 1, 0]
     _build(s, 0, "lab", "c11b3")
-    assert s.players[0].res[:4] == [1, 0, 0, 1]
+    assert s.players[0].res[:4] == [1, 0, 0, 0]
 
 
 def test_discount_never_below_free(make_state):
@@ -71,10 +73,11 @@ def test_slot_giving_steelplast_and_matching_colour(make_state):
     res(s, 0)
     before = s.players[0].points
     s.apply(("play", "e1_bulk_haul"))
-    s.apply(("slot", "g_supplies"))        # green: science, steelplast, kelp
+    s.apply(("slot", "g_assist"))          # green: an action card and 1 steelplast
     s.apply(("slot_first",))
+    s.apply(("skip",))                     # no action card
     assert s.players[0].points - before == 1
-    assert s.players[0].res == [1 + 1, 1 + 1 + 1, 1 + 2, 1, 0]
+    assert s.players[0].res == [1 + 1, 1 + 1, 1 + 2, 0, 0]
 
 
 def test_upgrade_and_special_triggers(make_state):

@@ -4,6 +4,7 @@ Slot", "The Action-cloning Tile (4 Players)", "End of Turn", "Hand Limit Summary
 import pytest
 
 from engine.core.errors import IllegalAction
+from engine.core.protocol import Seat
 from uwc_helpers import building, claim, hand, res, settle
 
 
@@ -113,6 +114,47 @@ def test_a_slot_must_be_usable_at_least_in_part(make_state):
     assert "r_tunnels" in _slots(s)
     res(s, 0, credits=1, biomatter=1)                # biomatter pays the steelplast
     assert "r_tunnels" in _slots(s)
+
+
+def test_a_slot_the_matching_card_pays_for_can_be_chosen(make_state):
+    """RB:84 "if the color matches, then you get to resolve the card before or after
+    performing the action" and RB:184 "you are not allowed to choose an action slot without
+    using at least part of its effect": with 2 credits and no steelplast, a red card giving
+    2 steelplast (Foundry Shift), resolved first, pays for both tunnels of the red "build 2
+    tunnels" slot, so the slot may be chosen; the card then resolves first without asking
+    (audit turn 3 D1; old code: the slot was not offered)."""
+    s = make_state(n=3)
+    _to_slot(s, 0, "e1_foundry_shift")               # red instant: +2 steelplast
+    res(s, 0, credits=2)
+    assert "r_tunnels" in _slots(s)
+    s.apply(("slot", "r_tunnels"))
+    p = s.players[0]
+    assert s.stack[-1][0] == "build"                 # no order decision: card first
+    assert p.res[2] == 2
+    for _ in range(2):
+        s.apply(next(a for a in s.legal_actions() if a[0] == "build"))
+    assert p.tun.bit_count() == 2                   # both paid for by the card
+    assert s.to_move() == 1
+
+
+def test_only_the_matching_card_can_make_a_slot_usable(make_state):
+    """RB:84 / RB:184: a mismatching card is ignored, so it cannot pay for the slot."""
+    s = make_state(n=3)
+    _to_slot(s, 0, "e1_supply_drop")                 # yellow: +1 credit +1 kelp
+    res(s, 0, credits=2)
+    assert "r_tunnels" not in _slots(s)
+
+
+def test_slot_after_card_switch_off_is_the_stricter_reading(game):
+    """switches.slot_after_card = false: a slot is judged on the resources before the card
+    (RULES.md interpretation 9, the old reading)."""
+    rules = game.load_rules(sets=["switches.slot_after_card=false"]).model
+    s = game.new_game(rules, [Seat(b, "random") for b in ("embassy", "reef", "trench")], 1)
+    while s.phase == "setup":
+        s.apply(s.legal_actions()[0])
+    _to_slot(s, 0, "e1_foundry_shift")
+    res(s, 0, credits=2)
+    assert "r_tunnels" not in _slots(s)
 
 
 def test_partial_use_is_allowed(make_state):
@@ -271,3 +313,31 @@ def test_end_of_the_era_draw_three_keep_the_hand_limit(make_state):
         s.apply(("discard", ids[pick]))
         assert pick in (s.box_known if s.st.era_of[pick] == 1 else s.discard)
     assert len(s.players[0].hand) == 3 and len(s.players[1].hand) == 4
+
+
+def _gain_units(effect):
+    """What a slot of plain gains gives, in resource units: a resource, card or point is 1,
+    a Federation step 1/2 (from below the track two steps pay space 4, nothing, and space 3,
+    1 credit); None for a slot that does anything but gain."""
+    if any(p.kind != "gain" or p.per is not None or p.when is not None for p in effect):
+        return None
+    return sum(sum(p.gain.vec()) + p.gain.cards + p.gain.points + p.gain.federation / 2
+               for p in effect)
+
+
+@pytest.mark.parametrize("side", ["three_four", "two"])
+def test_yellow_slots_strongest_green_weakest(rules, side):
+    """RB:88-90 "Green cards are the strongest, but ... green action slots ... are the
+    weakest ... Yellow cards are the weakest, but the yellow action slots are the
+    strongest": among the slots that only gain, every yellow one gives more than every
+    green one, and "advance 2 on Federation" is not yellow (audit turn 3 D6: green "1
+    science, 1 steelplast, 1 kelp" gave as much as yellow "2 steelplast, 1 kelp", and yellow
+    "advance 2 on Federation" less than any green slot)."""
+    slots = rules.sides[side].slots
+    units = {c: [u for sl in slots if sl.colour == c and (u := _gain_units(sl.effect))]
+             for c in ("green", "red", "yellow")}
+    assert units["green"] and units["yellow"]
+    assert max(units["green"]) < min(units["yellow"])
+    fed2 = [sl.colour for sl in slots
+            if [p.gain.federation for p in sl.effect if p.kind == "gain"] == [2]]
+    assert fed2 == ["green"]

@@ -56,3 +56,21 @@ def test_a_card_price_for_upgrades_is_a_payment_choice(make_state):
     assert set(s.legal_actions()) == {("pay", 0, 0, 0, 1, 0), ("pay", 1, 0, 0, 0, 0)}
     s.apply(("pay", 1, 0, 0, 0, 0))
     assert s.players[0].res == [0, 0, 0, 1, 0]
+
+
+def _parts(parts):
+    for part in parts:
+        yield part
+        for opt in part.options:
+            yield from _parts(opt)
+
+
+def test_one_card_turns_a_city_symbiotic(rules):
+    """RB:309 "There is a card that will let you turn a nonsymbiotic city into a symbiotic
+    city, but this is an exception" (facts sheet section 7: "(one card)"): exactly one card
+    of the era decks and the Special cards has a symbiosis effect, one conversion, one copy
+    (audit turn 3 D5; the data had three cards and up to four conversions)."""
+    cards = [c for deck in (rules.era1, rules.era2, rules.era3, rules.specials) for c in deck]
+    with_it = [(c.id, c.copies, sum(p.kind == "symbiosis" for p in _parts(c.effect)))
+               for c in cards if any(p.kind == "symbiosis" for p in _parts(c.effect))]
+    assert with_it == [("e2_symbiosis_trial", 1, 1)]
