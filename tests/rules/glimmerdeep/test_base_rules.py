@@ -566,3 +566,20 @@ def test_solo_market_card_after_a_deck_top_construction(game, rules):
     assert p.buildings[-1][1] == top
     assert top not in s.decks["workshop"] and top not in s.market["workshop"]
     assert len(s.solo_deck) == solo_before - 1
+
+
+def test_solo_scoring_tiers_are_the_rulebooks_three(rules):
+    """Solo Scoring Tiers (RB:378-382): "Score > 125: Flicker of Promise", "Score > 150:
+    Glowtouched Explorer", "Score > 175: Warden of the Glimmerdeep".  The third is the
+    rulebook's last line (turn-3 audit N2 took it for invented: the file has no final line
+    break, so it reads as 381 lines); the data says where it comes from."""
+    from pathlib import Path
+
+    assert [tuple(t) for t in rules.solo.tiers] == [
+        (125, "Flicker of Promise"), (150, "Glowtouched Explorer"),
+        (175, "Warden of the Glimmerdeep")]
+    assert [scoring.solo_tier(x, rules.solo.tiers) for x in (125, 126, 151, 175, 176)] == [
+        None, "Flicker of Promise", "Glowtouched Explorer", "Glowtouched Explorer",
+        "Warden of the Glimmerdeep"]
+    toml = (Path(__file__).parents[3] / "data/rules/glimmerdeep/game.toml").read_text()
+    assert 'Score > 175: Warden of the Glimmerdeep' in toml      # the source, quoted
