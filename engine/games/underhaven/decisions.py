@@ -4,7 +4,7 @@ one another to reach a decision: a frame kind names its module's LEGAL / APPLY e
 
     setup:       keep, start, start_rot, start_tunnel          (setup.py)
     turn:        the agenda tasks; unit (turn over, flip.py)     (turn.py, flip.py)
-    orders:      card, order, pt_trade                         (orders.py)
+    orders:      card, order, pt_trade (also offered in build, trade, corp, again)  (orders.py)
     move:        move, rotate, pub                             (move.py)
     activation:  activate                                      (activate.py)
     trade:       trade, again, buy, claim_mission; tile        (trade.py, tunnels.py)
@@ -34,6 +34,9 @@ def _merge(table: str) -> dict:
 LEGAL = _merge("LEGAL")
 APPLY = _merge("APPLY")
 TASKS = _merge("TASKS")
+for _kind in orders.PT_TRADE_AT:         # the "3 resources for 1 PT" ability, at any payment
+    LEGAL[_kind] = orders.offer_pt_trade(LEGAL[_kind])
+    APPLY[_kind] = orders.take_pt_trade(APPLY[_kind])
 
 UnderhavenState.LEGAL = LEGAL
 UnderhavenState.APPLY = APPLY
