@@ -10,15 +10,17 @@ one another to reach a decision: a frame kind names its module's LEGAL / APPLY e
     trade:       trade, again, buy, claim_mission; tile        (trade.py, tunnels.py)
     the corp:    corp, upgrade                                 (corp.py)
     build:       build, spec; gain_spec                        (build.py, specialists.py)
+    payment:     morale (which resources buy a morale step)    (payment.py)
 """
 
 from __future__ import annotations
 
-from . import activate, build, corp, flip, move, orders, setup, specialists, trade, tunnels, turn
+from . import (activate, build, corp, flip, move, orders, payment, setup, specialists, trade,
+               tunnels, turn)
 from .state import UnderhavenState
 
 _MODULES = (setup, turn, flip, orders, move, activate, trade, tunnels, corp, build,
-            specialists)
+            specialists, payment)
 
 
 def _merge(table: str) -> dict:

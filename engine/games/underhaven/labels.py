@@ -44,6 +44,7 @@ LABELS: dict[str, str] = {
     "gain_spec_spec": "Gain a specialist",
     "keep_return": "Keep or return",
     "molds_build": "Molds: build",
+    "morale_pay": "Buy a morale step",
     "move_end": "End the move",
     "move_explore": "Move: explore",
     "move_jump": "Move: jump",
