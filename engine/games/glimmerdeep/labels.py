@@ -22,7 +22,7 @@ LABELS: dict[str, str] = {
     "excavate_space": "Excavate one space",
     "construct": "Construct a building",
     "choose_building": "Choose a building",
-    "activate": "Activate a building",
+    "activate": "Activate (a building, outpost, trait or the smithy)",
     "trait": "Take a trait",
     "pass": "Pass",
     "skip": "Skip",
@@ -33,7 +33,9 @@ LABELS: dict[str, str] = {
     "line": "Deepdelvers: dig a line",
     "circle": "Forgeburrowers: place a forge circle",
     "fb": "Forgeburrowers: forge ability",
-    "fbx": "Forgeburrowers: extra activation",
+    # level 2 right, "You may activate a building during any phase" (RB:301): the building's
+    # one activation of that phase moved in time, not an extra one ("One time per phase", RB:101)
+    "fbx": "Forgeburrowers: activate in another phase (level 2 right)",
     "gt_convert": "Gildtails: convert resources",
     "gw3l": "Gemwardens: level-3 ability",
     "nb_top": "Nightbarons: build from the deck top",

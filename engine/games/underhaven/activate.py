@@ -14,11 +14,17 @@ def start_activation(s, p, kind: str) -> None:
     """A Harvest, Mine or Entertain order.  The Tectonics (focus): "Each time you use a Mine
     activation, gain +1 reputation" (the order itself, staffed mine or not)."""
     automatic(s, p, kind)
-    mods = s.rules.modules
-    if kind == "mine" and mods.focus and s.rules.corporations[p.corp].bonus == "mine_rep":
-        s.score(p, "focus", 1)
+    if kind == "mine":
+        mine_bonus(s, p)
     if activation_groups(s, p, kind):
         s.stack.append(("activate", p.seat, kind))
+
+
+def mine_bonus(s, p) -> None:
+    """The Tectonics (focus): "Each time you use a Mine activation, gain +1 reputation": a
+    Mine order, and a mine turned over and activated (`flip_yield`, like the Enigmas' +1)."""
+    if s.rules.modules.focus and s.rules.corporations[p.corp].bonus == "mine_rep":
+        s.score(p, "focus", 1)
 
 
 def operate(s, p, bd) -> bool:
@@ -119,7 +125,8 @@ def flip_yield(s, p, sp: int) -> None:
     with a worker on it, an automatic improvement only when its condition holds: the
     Irrigation System's "4 (completion bonus)"); the Merchant Guild gives a Trade on two
     spaces (+1 reputation); other buildings only become active (move, build, trade bonuses,
-    social buildings)."""
+    social buildings).  A mine that yields is a Mine activation: the Tectonics' +1 as well
+    as the Enigmas' +1 (focus)."""
     bd = s.st.b[s.bld[sp]]
     kind = bd.activation
     if kind in ACT_KINDS:
@@ -130,6 +137,8 @@ def flip_yield(s, p, sp: int) -> None:
         if operate(s, p, bd):
             _produce(s, p, bd)
             _production_bonus(s, p, kind)
+            if kind == "mine":
+                mine_bonus(s, p)
     elif kind == "trade" and bd.trade_twice:
         s.gain(p, bd.gain, "activations")
         s.stack.append(("trade", p.seat, 2))

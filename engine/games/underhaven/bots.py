@@ -17,6 +17,7 @@ from __future__ import annotations
 from . import scoring
 from .activate import ACT_KINDS, activation_groups
 from .build import build_sites, buildable
+from .payment import fullest_first
 
 TRACK_VALUE = 0.35     # one Money, Food or Material (with 5 or more rounds left)
 TG_VALUE = 0.45
@@ -388,15 +389,18 @@ SOURCE_RANK = {"own": 0, "held": 1, "skip": 2, "pro": 3, "hire": 4, "super": 5, 
 # Decisions an action opens that the lookahead settles before valuing the action: specialist
 # sourcing (cheapest source first), and by the best evaluation a Low Light Pub deal, the card
 # bought, the tile laid, the mission claimed, the resources given for a power token.
-SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade")
+SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade", "morale")
 
 
 def _settle(s, seat: int) -> None:
     guard = 0
-    while s.stack and s.stack[-1][0] in SETTLED and s.stack[-1][1] == seat and guard < 8:
+    while s.stack and s.stack[-1][0] in SETTLED and s.stack[-1][1] == seat and guard < 16:
         guard += 1
         acts = s.legal_actions()
         kind = s.stack[-1][0]
+        if kind == "morale":             # morale steps: from the fullest tracks (quick)
+            s.apply_legal(fullest_first(s, s.players[seat], acts), acts)
+            continue
         if kind == "spec":
             s.apply_legal(min(acts, key=lambda a: (SOURCE_RANK.get(a[1], 9), _src_cost(s, a))),
                           acts)

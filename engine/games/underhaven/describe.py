@@ -27,6 +27,8 @@ def said(s, action, frame) -> tuple[str, str, int | None]:
     """(action, detail, cell) of `action` at decision `frame`, worked out."""
     f = frame[0]
     k = action[0]
+    if k == "pt_trade":                  # the ability, offered at several decisions
+        return k, "", None
     if f == "order":
         if k in ("order", "postpone"):     # chosen now; a postponed one is carried out last
             o = s.st.cards[s.players[frame[1]].slot].rows[action[1]][action[2]]

@@ -95,8 +95,7 @@ def _l_order(s, frame):
         out.append(("first_player",))
     if s.rules.modules.corp_locations:
         out += loan_options(s, p)
-    if p.ability == "pt_trade" and "pt_trade" not in p.used \
-            and sum(p.res) + p.tg + p.energy >= s.ability_value("pt_trade"):
+    if pt_trade_ok(s, p):
         out.append(("pt_trade",))
     return out
 
@@ -154,6 +153,37 @@ def _cover(p, n: int) -> None:
             return
         p.markers -= 1
         p.used_slots = p.used_slots + (slots[0],)
+
+
+# "You can lose any 3 resources in exchange for 1 PT once per round" (RB:292) names no
+# timing: besides the `order` decision it is offered at the player's decisions where a
+# payment is chosen: a Build's building (a postponed one included), a Trade or Corp space and
+# its repetition (`again`).  decisions.py wraps these kinds with the two functions below.
+PT_TRADE_AT = ("build", "trade", "corp", "again")
+
+
+def pt_trade_ok(s, p) -> bool:
+    return p.ability == "pt_trade" and "pt_trade" not in p.used \
+        and sum(p.res) + p.tg + p.energy >= s.ability_value("pt_trade")
+
+
+def offer_pt_trade(legal):
+    """`legal` of a decision in PT_TRADE_AT, with the ability's `pt_trade` option."""
+    def with_pt_trade(s, frame):
+        out = legal(s, frame)
+        return out + [("pt_trade",)] if pt_trade_ok(s, s.players[frame[1]]) else out
+    return with_pt_trade
+
+
+def take_pt_trade(apply):
+    """`apply` of a decision in PT_TRADE_AT: `pt_trade` trades first, then the same
+    decision comes back (its options now with the power token)."""
+    def or_pt_trade(s, frame, action):
+        if action[0] != "pt_trade":
+            return apply(s, frame, action)
+        s.stack.append(frame)
+        s.stack.append(("pt_trade", frame[1]))
+    return or_pt_trade
 
 
 def _l_pt_trade(s, frame):

@@ -1,8 +1,11 @@
 """Resources and payment (rulebook "The Resources - Overview", "Payment for Building"): 0-5
 tracks that overflow into power tokens, power tokens paying a whole single resource payment
-with change, morale steps bought with resources (the building example's step 4)."""
+with change, morale steps bought with resources the player chooses (the building example's
+step 4)."""
 
 from __future__ import annotations
+
+from itertools import combinations_with_replacement
 
 MONEY, FOOD, MATERIAL = 0, 1, 2
 TRACKS = ("money", "food", "material")
@@ -87,10 +90,69 @@ def largest_track(res) -> int:
 
 
 def pay(s, p, cost) -> None:
-    """Pay resource by resource, then buy the missing morale."""
+    """Pay resource by resource; the missing morale steps are then the player's decisions
+    (`morale`, one per step)."""
     steps = s.morale_steps(p, cost[4])
-    paid = s.afford(p, *cost[:4], steps)
-    if paid is None:                     # a build is offered only when it can be paid
+    if s.afford(p, *cost[:4], steps) is None:   # a build is offered only when it can be paid
         raise RuntimeError(f"seat {p.seat} cannot pay {cost}")
+    paid = s.afford(p, *cost[:4], 0)
     p.res, p.pt = list(paid[0]), paid[1]
-    p.morale += steps
+    if steps:
+        s.stack.append(("morale", p.seat, steps))
+
+
+def steps_payable(res, pt: int, steps: int, step_cost: int) -> bool:
+    """Whether `steps` morale steps can still be bought (each `step_cost` track resources, or
+    one power token): what `afford` checks."""
+    return sum(res) // step_cost + pt >= steps
+
+
+def _l_morale(s, frame):
+    """"The cost to increase morale 1 step are any 2 resources" (RB:891; RB:595 "either
+    resources or power tokens"): which two of the basic tracks (the Building Example lowers
+    one slider by 2; any two, from one track or two), or one power token for the whole step
+    (assumed); only choices that leave the steps still due payable."""
+    p = s.players[frame[1]]
+    cost = s.rules.morale.step_cost
+    left = frame[2] - 1
+    out = []
+    for combo in combinations_with_replacement(range(3), cost):
+        res = p.res.copy()
+        for i in combo:
+            res[i] -= 1
+        if min(res) >= 0 and steps_payable(res, p.pt, left, cost):
+            out.append(("pay",) + tuple(TRACKS[i] for i in combo))
+    if p.pt > 0 and steps_payable(p.res, p.pt - 1, left, cost):
+        out.append(("pay", "pt"))
+    return out
+
+
+def _a_morale(s, frame, action):
+    p = s.players[frame[1]]
+    if action[1] == "pt":
+        p.pt -= 1
+    else:
+        for k in action[1:]:
+            p.res[TRACKS.index(k)] -= 1
+    p.morale += 1
+    if frame[2] > 1:
+        s.stack.append(("morale", p.seat, frame[2] - 1))
+
+
+def fullest_first(s, p, options: list) -> tuple:
+    """Of the `morale` options, the one that takes from the fullest tracks (a power token
+    only when the tracks cannot pay): the bots' quick settlement in a lookahead."""
+    res = p.res.copy()
+    picked = []
+    for _ in range(s.rules.morale.step_cost):
+        i = largest_track(res)
+        if res[i] <= 0:
+            break
+        res[i] -= 1
+        picked.append(TRACKS[i])
+    want = ("pay",) + tuple(sorted(picked, key=TRACKS.index))
+    return want if want in options else ("pay", "pt") if ("pay", "pt") in options else options[0]
+
+
+LEGAL = {"morale": _l_morale}
+APPLY = {"morale": _a_morale}

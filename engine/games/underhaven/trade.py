@@ -34,13 +34,21 @@ def can_trade(s, p, sp) -> bool:
         return s.rules.readings.first_player == "trade"
     if k == "tile":
         return p.pt >= sp.pay.pt and has_tile_option(s, p)
-    if k == "card":
-        return p.pt >= sp.pay.pt and (any(c is not None for c in s.market) or bool(s.card_deck))
+    if k == "card":                      # "a new Activation card, choose 1 from the market"
+        return p.pt >= sp.pay.pt and card_on_offer(s, p)
     if k == "missions":
         if s.rules.readings.missions_space == "claim":
             return p.pt >= sp.pay.pt and any(m is not None for m in s.missions)
         return p.pt >= sp.pay.pt and bool(s.mission_deck or s.mission_discard)
     return p.pt >= sp.pay.pt and p.tg >= sp.pay.tg and p.energy >= sp.pay.energy
+
+
+def card_on_offer(s, p) -> bool:
+    """A card to buy: one left in the market (refilled only at the clean-up, "refill the empty
+    spaces"), or, with the draw-3 ability, one in the draw pile.  An empty market is no card
+    space: 2 power tokens are never paid for nothing."""
+    return any(c is not None for c in s.market) or (p.ability == "card_draw3"
+                                                     and bool(s.card_deck))
 
 
 def _l_trade(s, frame):

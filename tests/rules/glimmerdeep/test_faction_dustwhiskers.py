@@ -228,3 +228,37 @@ def test_random_games_keep_invariants(random_games_ok):
     """Events (DESIGN.md): score events sum to the final score, resources never go negative,
     with the Dustwhiskers in every seat position, 1-4 players, every map."""
     assert random_games_ok("dustwhiskers", n_games=16, seed=200) > 0
+
+
+def test_level3_left_built_dirt_in_the_largest_cluster_scores_twice(game, rules):
+    """Appendix A, The Dustwhiskers, Level 3 trait (left), its worked reading (RB:185-186):
+    "If a player has a building on dirt spaces that are a part of their largest cluster, each
+    of those building spaces will score VPs twice"; "Excavated dirt spaces that have a
+    building constructed on them, but are not within the largest cluster, still score 1 VP."
+    A workshop inside the cluster joined to the settlement and one far away: the calling
+    counts the inside one's dirt, the trait counts both."""
+    from engine.games.glimmerdeep.board import components
+
+    s = new(game, rules, map="underground_forest")
+    b = s.static.board
+    p = s.players[0]
+    h = s.hooks[0]
+    p.traits = ["dustwhiskers_3l"]
+    dirt = b.dirt & ~b.forest & ~b.peak
+    fps = s.static.footprint["workshop"]
+    inside = max((f for f in fps if not f & b.settlement and not b.neighbours(f) & b.settlement
+                  and b.grow(b.grow(f)) & b.settlement), key=lambda f: (f & dirt).bit_count())
+    far = max((f for f in fps if not b.grow(b.grow(f)) & (inside | b.settlement)),
+              key=lambda f: (f & dirt).bit_count())
+    link = b.neighbours(b.settlement) & b.neighbours(inside) & dirt
+    p.exc = b.settlement | inside | far | link
+    for f in (inside, far):
+        p.built |= f
+        p.buildings.append(("workshop", rules.workshops[0].id, f))
+    out = dict(h.final_scoring(s, p))
+    big = max(components(b, (p.exc | p.built) & dirt), key=lambda c: c.bit_count())
+    vp = rules.factions["dustwhiskers"].calling["vp_per_space"]
+    assert out["calling"] == big.bit_count() * vp            # the largest cluster
+    assert out["traits"] == ((inside | far) & b.dirt).bit_count()   # every built dirt space
+    assert (inside & big).bit_count() > 0                    # these score in both: twice
+    assert not (far & big) and (far & b.dirt).bit_count() > 0   # outside: still 1 VP each

@@ -291,3 +291,19 @@ def test_random_games_keep_invariants(random_games_ok):
     """Events (DESIGN.md): score events sum to the final score, resources never go negative,
     with the Forgeburrowers in every seat position, 1-4 players, every map."""
     assert random_games_ok("forgeburrowers", n_games=16, seed=300) > 0
+
+
+def test_level2_right_move_label_says_another_phase_not_an_extra_activation(game, rules):
+    """Audit turn 3 N1.  "One time per phase: Buildings and traits can be activated only once
+    per phase" (RB:101); level 2 right: "You may activate a building during any phase"
+    (RB:301).  The engine plays it as the building's one activation of that phase, moved in
+    time (D2), so the move log's label must not call it an "extra activation" (it did)."""
+    from engine.games.glimmerdeep.describe import describe
+    from engine.games.glimmerdeep.labels import LABELS
+
+    s = new(game, rules)
+    name, _, _ = describe(s, ("fbx", 0), ("construct", 0))
+    label = LABELS[name].lower()
+    assert name == "fbx" and "extra" not in label
+    assert "another phase" in label and "level 2 right" in label
+    assert "trait" in LABELS["activate"].lower() and "outpost" in LABELS["activate"].lower()

@@ -201,3 +201,41 @@ def test_tectonics_reputation_for_every_mine_activation(game, make_state):
     only(s, ("order", 0))
     s.apply(("order", 1, 1))                  # Mine, no mine building at all
     assert p.rep == rep + 1
+
+
+def test_pt_trade_at_a_postponed_build_and_at_a_trade_space(make_state):
+    """Audit turn 3 ND3.  "You can lose any 3 resources in exchange for 1 PT once per round"
+    (RB:292) names no timing.  It is offered at the postponed Build (before: only between
+    orders, so not once the last marker was placed), where its power token pays the 2 Money
+    of a Small Farm; and at a Trade space, where it makes the 2-PT card space affordable."""
+    s = make_state()
+    p = _site(s)
+    p.ability = "pt_trade"
+    p.used.discard("pt_trade")
+    p.slot, p.markers, p.used_slots, p.support_pending = "deltas_1", 3, (), False
+    p.res, p.pt, p.tg, p.energy = [0, 1, 1], 0, 3, 0
+    s.stack, s.agenda = [("order", 0)], [("end_turn", 0), ("late_support", 0), ("postponed", 0)]
+    s.apply(("postpone", 0, 1))              # row 1: Build, carried out last
+    s.apply(("order", 1, 0))                 # row 2: Harvest (no farm: nothing)
+    s.apply(("order", 2, 0))                 # row 3: Trade
+    assert s.stack[-1][0] == "trade"
+    s.apply(("none",))
+    assert s.stack[-1] == ("build", 0)       # the postponed Build: all markers placed
+    opts = s.legal_actions()
+    assert ("b", "small_farm", SITE) not in opts and ("pt_trade",) in opts
+    s.apply(("pt_trade",))
+    s.apply(("lose", "tg", "tg", "tg"))
+    assert p.pt == 1 and s.stack[-1] == ("build", 0)
+    assert ("pt_trade",) not in s.legal_actions()          # once per round
+    s.apply(("b", "small_farm", SITE))
+    assert s.bld[SITE] == "small_farm" and p.pt == 0 and p.res == [4, 0, 0]
+
+    s = make_state()
+    p = s.players[0]
+    p.ability, p.pt, p.tg, p.res = "pt_trade", 1, 3, [0, 0, 0]
+    p.used.discard("pt_trade")
+    only(s, ("trade", 0, 1))
+    assert ("space", "card") not in s.legal_actions()
+    s.apply(("pt_trade",))
+    s.apply(("lose", "tg", "tg", "tg"))
+    assert s.stack[-1] == ("trade", 0, 1) and ("space", "card") in s.legal_actions()

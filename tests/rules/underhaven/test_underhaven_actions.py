@@ -169,3 +169,44 @@ def test_consultant_landing_on_a_rivals_social_building(make_state):
     only(s, ("move", 0))
     s.apply(("fly", 8))
     assert (p.tg, p.pt, q.rep, p.mv_left, p.cons_free) == (tg + 1, pt + 1, rep + 2, 5, 0)
+
+
+def test_card_space_not_offered_nor_paid_when_the_market_is_empty(make_state):
+    """Audit turn 3 ND2.  Icon Key (RB:1042): "Pay 2 power tokens to gain an activation card";
+    Trade (RB:575): "a new Activation card, choose 1 from the market"; Gameplay Overview
+    (RB:387): "Clean up; if any Activation & Mission cards were bought or taken, refill the
+    empty spaces".  Once the market is bought out in a turn, the card space and its `again`
+    are no longer offered (before: offered while the deck had cards, 2 PT for no card)."""
+    s = make_state()
+    p = s.players[0]
+    p.ability = ""
+    p.pt = 10
+    assert any(c is not None for c in s.market) and len(s.card_deck) > 3
+    only(s, ("trade", 0, 1))
+    s.apply(("space", "card"))
+    for _ in range(len([c for c in s.market if c is not None])):
+        s.apply(s.legal_actions()[0])        # buy a market card
+        if s.stack[-1][0] == "again" and any(c is not None for c in s.market):
+            s.apply(("again",))
+    assert all(c is None for c in s.market) and s.card_deck
+    assert s.legal_actions() == [("done",)]  # no `again` for 2 PT and no card
+    pt = p.pt
+    s.apply(("done",))
+    assert p.pt == pt
+    only(s, ("trade", 0, 1))
+    p.pros_free = 2
+    assert ("space", "card") not in s.legal_actions()
+
+
+def test_card_space_with_draw_three_and_an_empty_market(make_state):
+    """ND2, the draw-3 ability ("instead of choosing from the market you can draw 3 from the
+    draw pile"): with an empty market the card space stays open while the deck has cards,
+    and only `draw3` is offered."""
+    s = make_state()
+    p = s.players[0]
+    p.ability, p.pt = "card_draw3", 4
+    s.market = [None] * len(s.market)
+    only(s, ("trade", 0, 1))
+    assert ("space", "card") in s.legal_actions()
+    s.apply(("space", "card"))
+    assert s.legal_actions() == [("draw3",)]

@@ -123,3 +123,68 @@ def test_residential_upgrade_price_switch(game, make_state):
     s.apply(("space", "upgrade"))
     s.apply(("upgrade", 8, "large_building"))
     assert p.pt == 0 and s.bld[8] == "large_building"
+
+
+def _face(card):
+    """What a card shows: its rows (each row's two orders in either order) and its support."""
+    def order(o):
+        return (o.kind, tuple(sorted(o.gain.model_dump().items())))
+    return (tuple(tuple(sorted(map(order, row))) for row in card.rows), order(card.support))
+
+
+def test_no_two_activation_cards_are_the_same(rules):
+    """Audit turn 3 ND1.  "a unique set of activation cards" (RB:110); "No two activation
+    cards are the same" (RB:119); "No two cards in the deck are the same" (RB:482): the 16
+    starting cards and the 24 market cards all differ (before: the four card 1s were one card,
+    and the Deltas' and Threecees' hands were identical)."""
+    cards = [c for corp in rules.corporations.values() for c in corp.cards]
+    cards += list(rules.market_cards)
+    faces = [_face(c) for c in cards]
+    assert len(cards) == 40
+    assert len(set(faces)) == len(faces)
+
+
+def test_first_cards_share_the_free_move_but_the_actions_differ(rules):
+    """ND1.  "It is suggested to use the card shown in the rulebook as your 1st card ... this
+    card gives you a free movement. All players have this bonus, but the actions differ"
+    (RB:436); "All starting cards also have the MOVE action" (RB:463).  The Deltas' card 1 is
+    the rulebook's example card (Gain 3 Food or Build / Harvest or Mine / Trade or Build)."""
+    firsts = [corp.cards[0] for corp in rules.corporations.values()]
+    assert all(c.support.kind == "move" for c in firsts)
+    assert len({_face(c)[0] for c in firsts}) == 4
+    ex = rules.corporations["deltas"].cards[0]
+    assert [[o.kind for o in row] for row in ex.rows] == \
+        [["gain", "build"], ["harvest", "mine"], ["trade", "build"]]
+    assert ex.rows[0][0].gain.food == 3 and ex.source == "rulebook"
+    for corp in rules.corporations.values():
+        for c in corp.cards:
+            assert c.support.kind == "move" or any(o.kind == "move" for r in c.rows for o in r)
+            assert c.source == ("rulebook" if c.id == "deltas_1" else "assumed")
+
+
+def test_starting_hands_are_of_comparable_strength(rules):
+    """ND1, the assumed design (corporations.toml header): every hand holds the same orders
+    in all, and its right-side supports give 3 Money, 3 Food and 3 Material, "All players get
+    the same, but in various combinations" (RB:461-462)."""
+    from collections import Counter
+
+    def orders(corp):
+        return Counter(o.kind for c in corp.cards for r in c.rows for o in r)
+
+    def gained(corp, where):
+        tot = Counter()
+        for c in corp.cards:
+            for o in (c.support,) if where == "support" else [o for r in c.rows for o in r]:
+                if o.kind == "gain":
+                    tot.update({k: v for k, v in o.gain.model_dump().items() if v})
+        return tot
+
+    corps = list(rules.corporations.values())
+    assert all(orders(c) == orders(corps[0]) for c in corps)
+    assert all(gained(c, "support") == Counter(money=3, food=3, material=3) for c in corps)
+    assert len({tuple(sorted(_face(c2)[1] for c2 in c.cards)) for c in corps}) == 4
+    for c in corps:                      # row gains: 3 of each basic resource and one 2 + 1
+        gains = sorted(sorted(v for v in o.gain.model_dump().values() if v)
+                       for card in c.cards for r in card.rows for o in r if o.kind == "gain")
+        assert gains == [[1, 2], [3], [3], [3]]
+        assert sum(gained(c, "rows").values()) == 12

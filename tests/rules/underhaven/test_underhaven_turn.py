@@ -170,3 +170,27 @@ def test_missions_space_does_not_refill_the_card_market(make_state):
     assert s.market[0] is None
     s.refill()
     assert s.market[0] is not None
+
+
+def test_turn_over_a_mine_pays_the_tectonics_and_the_enigmas_bonus(game, make_state):
+    """Audit turn 3 ND5.  With `readings.flip = "activate"` a mine turned over with its worker
+    is a Mine activation: the Tectonics' "Each time you use a Mine activation, gain +1
+    reputation" (RB:962) is paid like the Enigmas' "+1 ... per activation" (RB:957)
+    (before: only the Enigmas' was); without the worker neither is."""
+    full = game.load_rules(sets=["modules.focus=true"]).model
+    large_mine = next(b for b in full.buildings if b.id == "large_mine")
+    for worker in (True, False):
+        s = make_state(factions=("tectonics", "deltas"), rules_=full)
+        p = _built(s, "large_mine", ("mine", "mine", "water", "tech"), worker=worker)
+        p.res, p.morale = [0, 0, 0], 2
+        rep = p.rep
+        _t_turn(s, ("turn", 0))
+        assert p.rep - rep == large_mine.rep + (1 if worker else 0)
+        assert p.res[2] == (5 if worker else 0)
+        s = make_state(factions=("enigmas", "deltas"), rules_=full)
+        p = _built(s, "large_mine", ("mine", "mine", "water", "tech"), worker=worker)
+        p.res, p.pt, p.morale = [0, 0, 0], 0, 2
+        rep = p.rep
+        _t_turn(s, ("turn", 0))
+        assert p.rep - rep == large_mine.rep
+        assert (p.res[2], p.pt) == ((0, 1) if worker else (0, 0))    # 5 + 1 = 6: a power token

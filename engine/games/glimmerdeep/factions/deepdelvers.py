@@ -59,7 +59,7 @@ class Deepdelvers(FactionPlay):
         c = self.data.calling
         self.w, self.h = c["width"], c["height"]
         self.sheet = sheet_board(self.w, self.h)
-        self.adjacent = bool(c.get("sheet_adjacent", 0))
+        self.adjacent = bool(c.get("sheet_adjacent", 1))   # D6 reading
         self.shapes = {s.id: s for s in rules.shapes}
         self._sheet_pl: dict[str, tuple[int, ...]] = {}
         self._sites: dict[str, list[tuple[int, str]]] | None = None

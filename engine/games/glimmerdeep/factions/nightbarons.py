@@ -25,7 +25,7 @@ class Nightbarons(FactionPlay):
         self.t1l, self.t1r, self.t2l, self.t2r, self.t3l, self.t3r = (
             f"nightbarons_{x}" for x in ("1l", "1r", "2l", "2r", "3l", "3r"))
         self.l1_none_value = int(t[self.t1l].params.get("none_value", 1))
-        self.deck_top_cat = str(t[self.t1l].params.get("deck_top_counts_as", "none"))
+        self.deck_top_cat = str(t[self.t1l].params.get("deck_top_counts_as", ""))   # D5 reading
         self.swap_kinds = tuple(str(t[self.t1r].params.get("kinds", "workshop,forge")).split(","))
         self.mkt_acts = int(t[self.t2l].params.get("activations", 1))
         self.bswap_kinds = tuple(str(t[self.t2r].params.get("kinds", "workshop,forge")).split(","))
