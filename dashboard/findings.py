@@ -181,10 +181,21 @@ def played_by(bots: Sequence[str] | None, bot: str | None = None) -> str:
     return f" played by {', '.join(kinds[:-1])} and {kinds[-1]} bots"
 
 
+def undecided_sentence(info: Mapping[str, Any], what: str = "Win rates") -> str:
+    """The games without a winner in words: how many, their share with its interval, and how
+    `what` counts them (over the decided games)."""
+    k, n = int(info["undecided"]), int(info["games"])
+    decided = n - k
+    return (f"{k:,} of {_games(n)} ({_pct(info['share'])} {_interval(info['low'], info['high'])}) "
+            f"ended at the turn limit without a winner (the rulebook names none there). "
+            f"{what} here are over the {decided:,} decided game{'s' if decided != 1 else ''}; "
+            f"scores count every game.")
+
+
 def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
              labels: Mapping[str, str] | None = None,
              categories: Any = None, bots: Sequence[str] | None = None,
-             bot: str | None = None) -> list[Finding]:
+             bot: str | None = None, undecided: Mapping[str, Any] | None = None) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
@@ -195,8 +206,16 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     "where the points come from" sentence, `category_findings`); `bots`: the bots that played
     the run and `bot` the page's bot filter (`played_by`: the verdicts then say "of 4-player
     games played by greedy bots"; with several bots in the run, the seats are played by
-    different bots and the first player's sentence says its rate mixes seat and skill)."""
+    different bots and the first player's sentence says its rate mixes seat and skill);
+    `undecided`: the games without a winner ({games, undecided, share, low, high},
+    queries.factions.undecided_share): when there are any, the first finding says how many, and
+    the verdicts rest on the decided games."""
     out: list[Finding] = []
+    if undecided and undecided.get("undecided"):
+        share = float(undecided["share"])
+        out.append(Finding(undecided_sentence(undecided), "undecided",
+                           4.0 if share >= 0.05 else 1.2, share >= 0.05))
+        n_games = int(undecided["games"]) - int(undecided["undecided"])
     if n_players is None:  # one player count in the data: its fair share says which
         shares = {round(r["fair_share"], 9) for r in _rows(rates) if _ok(r.get("fair_share"))}
         if len(shares) == 1:

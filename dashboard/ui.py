@@ -251,8 +251,23 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
     return chosen
 
 
+def undecided_note(db: str, run_id: str, filters: dict[str, Any], what: str = "Win rates") -> dict:
+    """How this page counts games without a winner (a turn limit the rulebook does not score):
+    their share with its 95% interval, and that `what` is over the decided games.  Returns the
+    counts (queries.factions.undecided_share)."""
+    from dashboard.findings import undecided_sentence
+    info = load(qf.undecided_share, db, run_id, **filters) or {}
+    if info.get("undecided"):
+        st.warning(undecided_sentence(info, what), icon="⏱️")
+    elif info.get("games"):
+        st.caption(f"Every game had a winner: {what.lower()} are over all {info['games']:,} "
+                   f"games.")
+    return info
+
+
 def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
-                  filters: dict[str, Any], categories: Any = None) -> None:
+                  filters: dict[str, Any], categories: Any = None,
+                  undecided: dict | None = None) -> None:
     """The Factions page's "Findings" block: the statistics below in plain words
     (dashboard.findings), most important first."""
     from dashboard.findings import sentences
@@ -265,7 +280,7 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
         st.markdown("\n".join(f"- {s}" for s in sentences(
             rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
             categories=categories, bots=(options or {}).get("bots"),
-            bot=filters.get("bot"))))
+            bot=filters.get("bot"), undecided=undecided)))
         st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
                    "excludes the fair share after Holm's correction over the factions.  A "
                    "verdict is about play by the bots named: measured balance moves with the "

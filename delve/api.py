@@ -182,7 +182,8 @@ class Run:
     def faction_rates(self, n_players: int | None = None, map_id: str | None = None,
                       bot: str | None = None) -> pl.DataFrame:
         """Per faction: player-games, wins, win rate with its 95% Wilson interval, the fair
-        share, binomial and Holm p-values, `significant` (the Factions page's table)."""
+        share, binomial and Holm p-values, `significant` (the Factions page's table).  Over the
+        decided games: a game without a winner is left out (`undecided` counts them)."""
         _quiet()
         from dashboard import queries
         return queries.faction_rates(str(self.db.path), self.run_id,
@@ -194,6 +195,16 @@ class Run:
         from dashboard import queries
         return queries.seat_rates(str(self.db.path), self.run_id,
                                   **self._filters(n_players, map_id, bot))
+
+    def undecided(self, n_players: int | None = None, map_id: str | None = None,
+                  bot: str | None = None) -> dict:
+        """The games that ended without a winner (a turn limit the rulebook does not score):
+        {games, undecided, decided, share, low, high} with the share's 95% Wilson interval.
+        Win rates (`faction_rates`, `seat_rates`, `findings`) are over the decided games."""
+        _quiet()
+        from dashboard import queries
+        return queries.undecided_share(str(self.db.path), self.run_id,
+                                       **self._filters(n_players, map_id, bot))
 
     def findings(self, n_players: int | None = None, map_id: str | None = None,
                  bot: str | None = None) -> list[str]:
@@ -209,7 +220,8 @@ class Run:
                          n_games=self.games(n_players, map_id, bot),
                          n_players=n_players or info.get("n_players"),
                          labels=_labels(info.get("game")),
-                         bots=played["bots"], bot=bot)
+                         bots=played["bots"], bot=bot,
+                         undecided=self.undecided(n_players, map_id, bot))
 
     def figure(self, name: str, n_players: int | None = None, map_id: str | None = None,
                bot: str | None = None):

@@ -28,11 +28,13 @@ rates = ui.load(qf.faction_rates, db, run_id, **filters)
 if rates is None:
     st.stop()
 player_games = int(rates["games"].sum())
+undecided = ui.undecided_note(db, run_id, filters)
+decided = n_games - int(undecided.get("undecided") or 0)
 ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters,
-                 ui.load(qs.category_by_faction, db, run_id, **filters))
+                 ui.load(qs.category_by_faction, db, run_id, **filters), undecided=undecided)
 
 st.markdown("#### Win rate against the fair share")
-ui.rests_on(n_games, player_games,
+ui.rests_on(decided, player_games,
             "bars: each faction's own 95% Wilson interval; a red/blue point: the exact binomial "
             "test against the fair share rejects after Holm's correction over the factions (a "
             "bar may exclude the fair share without a colour); the table's simultaneous "
@@ -133,6 +135,19 @@ if tier_runs is not None and tier_runs.height > 1:
             column_config={
                 "games": st.column_config.NumberColumn("player-games"),
                 "rate": st.column_config.NumberColumn("win rate", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+            })
+    undecided_tiers = ui.load(qt.tier_undecided, db, run_id, version=filters["version"])
+    if undecided_tiers is not None and undecided_tiers["undecided"].sum():
+        st.caption("Games that ended at the turn limit without a winner, per tier (the rates "
+                   "above are over the decided games; the changes below count such a game as "
+                   "won by nobody, at both tiers alike):")
+        st.container(key="tier_undecided_table").dataframe(
+            undecided_tiers, hide_index=True,
+            column_config={
+                "undecided": "without a winner",
+                "share": st.column_config.NumberColumn("share", format="percent"),
                 "low": st.column_config.NumberColumn("95% low", format="percent"),
                 "high": st.column_config.NumberColumn("95% high", format="percent"),
             })

@@ -190,8 +190,23 @@ def summary(run_id: str, version: str) -> None:
     if not games:
         st.info("No game of this run is stored yet.", icon="⏳")
         return
+    undecided = ui.load(qruns.undecided_by_bot, str(db), run_id, version=version)
+    if undecided is not None and undecided["undecided"].sum():
+        st.markdown("#### Games without a winner")
+        st.caption("Games stopped by the turn limit, which the rulebook does not score: no seat "
+                   "won them.  Per bot, the games it played in; 95% Wilson intervals.  Win rates "
+                   "are over the decided games.")
+        st.container(key="undecided_table").dataframe(
+            undecided, hide_index=True,
+            column_config={
+                "undecided": "without a winner",
+                "share": st.column_config.NumberColumn("share", format="percent"),
+                "low": st.column_config.NumberColumn("95% low", format="percent"),
+                "high": st.column_config.NumberColumn("95% high", format="percent"),
+            })
     ui.rests_on(games, int(factions["games"].sum()), "95% Wilson intervals against the fair "
-                "share; the Factions page has seats, matchups and the strength model")
+                "share, over the decided games; the Factions page has seats, matchups and the "
+                "strength model")
     left, right = st.columns([5, 4])
     left.container(key="faction_table").dataframe(
         factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",

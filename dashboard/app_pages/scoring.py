@@ -23,6 +23,10 @@ if by_faction.is_empty():
     st.stop()
 by_faction = relabel(by_faction, run)  # the game's names for its categories (dashboard.labels)
 
+undecided = ui.undecided_note(db, run_id, filters, what="Winners against losers")
+if undecided.get("undecided"):
+    st.caption("In the outcome curves below, the seats of the games without a winner are among "
+               "those that did not win.")
 st.markdown("#### Points by category and faction")
 ui.rests_on(n_games, None, "means per player-game; a player who scored nothing in a category "
             "counts as 0")

@@ -14,10 +14,10 @@ from .core import (ANALYSIS_TTL_S, BUSY_TIMEOUT_S, CACHE_TTL_S, CONTRACT_TABLES,
                    DatabaseBusy, DatabaseMissing, DatabaseUnreadable, SchemaMismatch, batch, cached,
                    existing_tables, read_frame, start)
 from .factions import (LINEUP_SEATS, faction_matrix, faction_rates, score_quantiles, seat_rates,
-                       strength_model)
+                       strength_model, undecided_share)
 from .map import cell_action_counts, cell_counts, map_cells
 from .replay import game_list, game_log
 from .runs import (RUNS_COLUMNS, empty_runs, faction_summary, filter_options, games_count,
-                   points_by_category, run_details, runs_overview)
+                   points_by_category, run_details, runs_overview, undecided_by_bot)
 from .scoring import (TOTAL_SCORE, category_by_faction, points_by_round, scoring_stats,
                       winners_vs_losers)

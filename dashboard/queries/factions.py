@@ -15,20 +15,26 @@ from .filters import _AGG_GAMES, _AGG_PLAYERS, _FILTERED, _GAME_IDS, _params, _w
 # A win shared by k tied winners counts 1/k (issue 12, P13): the rates of a game sum to 1.
 # `nw` counts each game's winners over all its seats (before the bot filter).  Tied wins and
 # fair shares are summed exactly in units of 1/840 (filters.SHARE_UNIT) and divided once.
+# Win rates are over the decided games (`decided`: the game has a winner); a game stopped by a
+# turn limit the rulebook does not score (the cave game's) has none, and `undecided_share`
+# says how many there were (DESIGN.md).  Scores are over every game.
 _WINNERS = """, nw AS (
     SELECT p.game_id, count(*) FILTER (WHERE p.won) AS n_won FROM players AS p
     SEMI JOIN fg ON fg.game_id = p.game_id WHERE p.run_id = $run GROUP BY p.game_id
 ), fc AS (
-    SELECT fp.*, CASE WHEN fp.won THEN 840 // nw.n_won ELSE 0 END AS credit840
+    SELECT fp.*, CASE WHEN fp.won THEN 840 // nw.n_won ELSE 0 END AS credit840,
+           nw.n_won > 0 AS decided
     FROM fp JOIN nw ON nw.game_id = fp.game_id
 )
 """
 
 _FACTION_RATES_SQL = _FILTERED + _WINNERS + """
 SELECT faction::VARCHAR                      AS faction,
-       count(*)::BIGINT                      AS games,
+       (count(*) FILTER (WHERE decided))::BIGINT AS games,
        (sum(credit840) / 840)::DOUBLE        AS wins,
-       (sum(840 // n_players) / (840 * count(*)))::DOUBLE AS fair_share,
+       coalesce(sum(840 // n_players) FILTER (WHERE decided)
+                / (840 * nullif(count(*) FILTER (WHERE decided), 0)),
+                avg(1.0 / n_players))::DOUBLE AS fair_share,
        avg(score)::DOUBLE                    AS mean_score,
        sqrt(((count(*) * sum(score::HUGEINT * score) - sum(score::HUGEINT) ^ 2)::DOUBLE)
             / nullif(count(*) * (count(*) - 1), 0)) AS sd_score
@@ -36,9 +42,11 @@ FROM fc GROUP BY faction ORDER BY faction
 """
 # The same from the aggregates (agg_seats: player-games per seat, outcome and winners' count).
 _FACTION_RATES_AGG_SQL = """
-SELECT faction::VARCHAR AS faction, sum(players)::BIGINT AS games,
+SELECT faction::VARCHAR AS faction, coalesce(sum(players) FILTER (WHERE n_won > 0), 0)::BIGINT AS games,
        (sum(CASE WHEN won THEN players * (840 // n_won) ELSE 0 END) / 840)::DOUBLE AS wins,
-       (sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
+       coalesce(sum(players * (840 // n_players)) FILTER (WHERE n_won > 0)
+                / (840 * nullif(sum(players) FILTER (WHERE n_won > 0), 0)),
+                sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
        (sum(score_sum) / sum(players))::DOUBLE AS mean_score,
        sqrt(((sum(players) * sum(score_sq) - sum(score_sum)::HUGEINT ^ 2)::DOUBLE)
             / nullif(sum(players) * (sum(players) - 1), 0)) AS sd_score
@@ -130,9 +138,12 @@ _SEAT_RATES_SQL = _FILTERED + _WINNERS + """, ft AS (
     FROM fc JOIN games AS g ON g.run_id = $run AND g.game_id = fc.game_id
 )
 SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
-       coalesce(seat, start_position)::INTEGER AS position, count(*)::BIGINT AS games,
+       coalesce(seat, start_position)::INTEGER AS position,
+       (count(*) FILTER (WHERE decided))::BIGINT AS games,
        (sum(credit840) / 840)::DOUBLE AS wins,
-       (sum(840 // n_players) / (840 * count(*)))::DOUBLE AS fair_share,
+       coalesce(sum(840 // n_players) FILTER (WHERE decided)
+                / (840 * nullif(count(*) FILTER (WHERE decided), 0)),
+                avg(1.0 / n_players))::DOUBLE AS fair_share,
        avg(score)::DOUBLE AS mean_score
 FROM ft GROUP BY GROUPING SETS ((seat), (start_position))
 ORDER BY kind, position
@@ -140,9 +151,12 @@ ORDER BY kind, position
 _SEAT_RATES_OLD_SQL = _SEAT_RATES_SQL.replace("g.start_seat", "NULL::INTEGER")
 _SEAT_RATES_AGG_SQL = """
 SELECT CASE WHEN grouping(seat) = 0 THEN 'seat' ELSE 'turn order' END AS kind,
-       coalesce(seat, start_position)::INTEGER AS position, sum(players)::BIGINT AS games,
+       coalesce(seat, start_position)::INTEGER AS position,
+       coalesce(sum(players) FILTER (WHERE n_won > 0), 0)::BIGINT AS games,
        (sum(CASE WHEN won THEN players * (840 // n_won) ELSE 0 END) / 840)::DOUBLE AS wins,
-       (sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
+       coalesce(sum(players * (840 // n_players)) FILTER (WHERE n_won > 0)
+                / (840 * nullif(sum(players) FILTER (WHERE n_won > 0), 0)),
+                sum(players * (840 // n_players)) / (840 * sum(players)))::DOUBLE AS fair_share,
        (sum(score_sum) / sum(players))::DOUBLE AS mean_score
 FROM agg_seats WHERE """ + _AGG_PLAYERS + """
 GROUP BY GROUPING SETS ((seat), (start_position))
@@ -185,6 +199,7 @@ SELECT a.faction::VARCHAR AS faction, b.faction::VARCHAR AS opponent,
 FROM fp AS a
 JOIN players AS b ON b.game_id = a.game_id AND b.seat <> a.seat
 WHERE b.run_id = $run
+  AND a.game_id IN (SELECT game_id FROM players WHERE run_id = $run AND won)  -- decided games
 GROUP BY a.faction, b.faction
 ORDER BY a.faction, b.faction
 """
@@ -283,6 +298,8 @@ def _lineups(frame: pl.DataFrame):
         if row["top_seat"] >= LINEUP_SEATS or row["seats"] != row["top_seat"] + 1:
             raise SchemaMismatch(f"the strength model handles tables of seats 0..{LINEUP_SEATS - 1}")
         n = row["seats"]
+        if n > 1 and not row["won_mask"]:
+            continue                    # an undecided game (no winner): no finishing order
         yield ([row[f"f{i}"] for i in range(n)], [str(i) for i in range(n)],
                [row[f"b{i}"] for i in range(n)],
                [row[f"r{i}"] if row[f"r{i}"] is not None else
@@ -320,3 +337,41 @@ def strength_model(db: str, run_id: str, n_players: int | None = None,
                 "high": pl.Float64},
     )
     return frame.with_columns(pl.col("estimate").exp().alias("odds")), fit.n_games
+
+
+# Games without a winner (a turn limit the rulebook does not score, e.g. the cave game's): win
+# rates on every page are over the decided games, and this is the share they leave out.
+_UNDECIDED_SQL = """
+WITH fg AS (
+    SELECT g.game_id, g.winner_seat, g.n_players FROM games AS g
+    WHERE g.run_id = $run
+      AND ($np::INTEGER IS NULL OR g.n_players = $np::INTEGER)
+      AND ($map::VARCHAR IS NULL OR g.map = $map::VARCHAR)
+), bp AS (
+    SELECT DISTINCT game_id FROM players
+    WHERE $bot::VARCHAR IS NOT NULL AND run_id = $run AND bot = $bot::VARCHAR
+), fb AS (
+    SELECT * FROM fg WHERE $bot::VARCHAR IS NULL
+    UNION ALL
+    SELECT fg.* FROM fg SEMI JOIN bp ON bp.game_id = fg.game_id
+)
+SELECT count(*)::BIGINT AS games,
+       (count(*) FILTER (WHERE winner_seat IS NULL AND n_players > 1))::BIGINT AS undecided
+FROM fb
+"""
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def undecided_share(db: str, run_id: str, n_players: int | None = None,
+                    map_id: str | None = None, bot: str | None = None,
+                    version: str = "") -> dict:
+    """The games (with the page's filters; with a bot filter, the games that bot played in)
+    that ended without a winner: {games, undecided, decided, share, low, high} with the share's
+    95% Wilson interval (NaN when there are no games)."""
+    from pipelines import stats
+
+    row = core.read_frame(db, _UNDECIDED_SQL, _params(run_id, n_players, map_id, bot)).row(0, named=True)
+    games, undecided = int(row["games"] or 0), int(row["undecided"] or 0)
+    r = stats.rate_ci(undecided, games)
+    return {"games": games, "undecided": undecided, "decided": games - undecided,
+            "share": r.rate, "low": r.low, "high": r.high}

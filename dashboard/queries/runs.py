@@ -156,6 +156,37 @@ def points_by_category(db: str, run_id: str) -> pl.DataFrame:
 
 # --- one run's details and its filter values ----------------------------------------------
 
+# Per bot of one run: the games it played in and how many ended without a winner (a turn limit
+# the rulebook does not score); "all bots" first.
+_UNDECIDED_BY_BOT_SQL = """
+WITH g AS (
+    SELECT game_id, (winner_seat IS NULL AND n_players > 1) AS undecided FROM games
+    WHERE run_id = $run
+), gb AS (
+    SELECT DISTINCT p.game_id, p.bot FROM players AS p WHERE p.run_id = $run
+)
+SELECT 'all bots' AS bot, count(*)::BIGINT AS games,
+       (count(*) FILTER (WHERE undecided))::BIGINT AS undecided, 0 AS k FROM g
+UNION ALL
+SELECT gb.bot, count(*)::BIGINT, (count(*) FILTER (WHERE g.undecided))::BIGINT, 1
+FROM gb JOIN g USING (game_id) GROUP BY gb.bot
+ORDER BY k, bot
+"""
+
+
+@cached(ttl=CACHE_TTL_S)
+def undecided_by_bot(db: str, run_id: str, version: str = "") -> pl.DataFrame:
+    """The games without a winner, for the whole run and per bot (the games it played in):
+    bot, games, undecided, share with its 95% Wilson interval."""
+    from pipelines import stats
+
+    frame = core.read_frame(db, _UNDECIDED_BY_BOT_SQL, {"run": run_id}).drop("k")
+    cis = [stats.rate_ci(u, n) for u, n in zip(frame["undecided"], frame["games"])]
+    return frame.with_columns(pl.Series("share", [c.rate for c in cis], dtype=pl.Float64),
+                              pl.Series("low", [c.low for c in cis], dtype=pl.Float64),
+                              pl.Series("high", [c.high for c in cis], dtype=pl.Float64))
+
+
 _DETAILS_SQL = """
 SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT AS games_stored
 FROM runs AS r WHERE r.run_id = $run

@@ -22,13 +22,26 @@ WHERE r.sweep_id = (SELECT sweep_id FROM runs WHERE run_id = $run)
 ORDER BY r.created_at, r.run_id
 """
 
+# Win rates over the decided games (a game without a winner, stopped by a turn limit, is left
+# out and counted in `_TIER_UNDECIDED_SQL`).
 _TIER_RATES_SQL = """
 WITH t AS (""" + _TIER_RUNS_SQL + """)
-SELECT t.tier, p.faction::VARCHAR AS faction, count(*)::BIGINT AS games,
+SELECT t.tier, p.faction::VARCHAR AS faction,
+       (count(*) FILTER (WHERE g.winner_seat IS NOT NULL OR g.n_players = 1))::BIGINT AS games,
        sum(CAST(p.won AS INTEGER))::BIGINT AS wins,
        avg(1.0 / t.n_players)::DOUBLE AS fair_share, min(t.created_at) AS created_at
 FROM players p JOIN t USING (run_id)
+JOIN games g ON g.run_id = p.run_id AND g.game_id = p.game_id
 GROUP BY t.tier, p.faction ORDER BY created_at, faction
+"""
+
+_TIER_UNDECIDED_SQL = """
+WITH t AS (""" + _TIER_RUNS_SQL + """)
+SELECT t.tier, count(*)::BIGINT AS games,
+       (count(*) FILTER (WHERE g.winner_seat IS NULL AND g.n_players > 1))::BIGINT AS undecided,
+       min(t.created_at) AS created_at
+FROM games g JOIN t USING (run_id)
+GROUP BY t.tier ORDER BY created_at
 """
 
 # The same game and seat at two tiers (the tiers replay the same seeds and seatings).
@@ -75,9 +88,18 @@ def tier_runs(db: str, run_id: str, version: str = "") -> pl.DataFrame:
 
 @cached(ttl=ANALYSIS_TTL_S)
 def tier_rates(db: str, run_id: str, version: str = "") -> pl.DataFrame:
-    """Per tier and faction: player-games, wins, win rate and 95% Wilson interval."""
+    """Per tier and faction: player-games of the decided games, wins, win rate and 95% Wilson
+    interval (a game without a winner is left out; `tier_undecided` counts them)."""
     frame = core.read_frame(db, _TIER_RATES_SQL, {"run": run_id})
     return with_intervals(frame)
+
+
+@cached(ttl=ANALYSIS_TTL_S)
+def tier_undecided(db: str, run_id: str, version: str = "") -> pl.DataFrame:
+    """Per tier: games, games without a winner, their share and its 95% Wilson interval."""
+    frame = core.read_frame(db, _TIER_UNDECIDED_SQL, {"run": run_id})
+    return with_intervals(frame.rename({"undecided": "wins"})).rename(
+        {"wins": "undecided", "rate": "share"}).drop("created_at")
 
 
 def with_intervals(frame: pl.DataFrame) -> pl.DataFrame:

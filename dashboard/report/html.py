@@ -151,16 +151,22 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     options = queries.filter_options(db, rid, v)   # the run's maps and the bots that played
     games = queries.games_count(db, rid, version=v)
     rates = queries.faction_rates(db, rid, version=v)
+    undecided = queries.undecided_share(db, rid, version=v)
     pg = int(rates["games"].sum()) if rates.height else 0
-    rests = (f"Based on {games:,} games ({pg:,} player-games); 95% Wilson intervals; a coloured "
+    decided = games - undecided["undecided"]
+    rests = (f"Based on {decided:,} decided games ({pg:,} player-games); 95% Wilson intervals; a coloured "
              f"mark: the exact binomial test rejects the fair share after Holm's correction; a "
              f"tied win counts 1/k; turn order from the starting player; the matrix is head to "
              f"head (share of shared games finished above the opponent, against 1/2).")
-    factions = Section(f"{prefix}Factions", notes=[rests])
+    notes = [rests]
+    if undecided["undecided"]:
+        from dashboard.findings import undecided_sentence
+        notes.insert(0, undecided_sentence(undecided))
+    factions = Section(f"{prefix}Factions", notes=notes)
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
-        bots=options["bots"]))
+        bots=options["bots"], undecided=undecided))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),

@@ -98,13 +98,31 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     click.echo(f"{summary.n_games} games of {plan.game.id} ({plan.variant_name}, rules "
                f"{plan.rules.hash}) in {summary.wall_s:.1f}s, {summary.games_per_s:.1f} games/s "
                f"-> {db}")
-    fair = 1.0 / plan.n_players
-    click.echo(f"{'faction':<20} {'seats':>6} {'wins':>6} {'win rate':>9}   (fair share {fair:.1%})")
-    for faction in sorted(summary.seats):
-        n, w = summary.seats[faction], summary.wins[faction]
-        click.echo(f"{faction:<20} {n:>6} {w:>6} {w / n:>9.1%}")
+    echo_rates(db, summary.run_id, 1.0 / plan.n_players)
     click.echo(seating_line(plan))
     exit_if_games_failed(summary)  # a game that raised: its seed and how to reproduce it
+
+
+def echo_rates(db, run_id: str, fair: float) -> None:
+    """Each faction's win rate with its 95% Wilson interval, over the decided games, and the
+    games that ended without a winner (a turn limit the rulebook does not score), if any."""
+    from dashboard.report.html import _quiet_streamlit
+    _quiet_streamlit()                   # the queries' cache outside a Streamlit server
+    from dashboard import queries
+    from dashboard.findings import undecided_sentence
+    rates = queries.faction_rates(str(db), run_id, version="cli")
+    undecided = queries.undecided_share(str(db), run_id, version="cli")
+    if undecided["undecided"]:
+        click.echo(undecided_sentence(undecided))
+    click.echo(f"{'faction':<20} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% interval':>16}"
+               f"   (fair share {fair:.1%})")
+    for r in rates.sort("faction").iter_rows(named=True):
+        if r["games"]:
+            interval = f"[{r['low']:.1%}, {r['high']:.1%}]"
+            rate = f"{r['win_rate']:>9.1%} {interval:>16}"
+        else:
+            rate = f"{'-':>9} {'-':>16}"
+        click.echo(f"{r['faction']:<20} {r['games']:>6} {r['wins']:>7.1f} {rate}")
 
 
 def seating_line(plan) -> str:

@@ -105,6 +105,8 @@ def _leaf(path, tp, value, info) -> Leaf:
         hint = ", ".join(p for p in (hint, "may be left empty (not set)") if p)
     if get_origin(tp) is Literal:
         return Leaf(path, "choice", value, tuple(get_args(tp)), hint, optional)
+    if tp is bool and optional:            # three states: not set, true, false
+        return Leaf(path, "choice", value, (True, False), hint, optional)
     for kind, cls in (("bool", bool), ("int", int), ("float", float), ("str", str)):
         if tp is cls:
             return Leaf(path, kind, value, (), hint, optional)

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: Bump when a definition changes: runs aggregated with another version are rebuilt/ignored.
-VERSION = 1
+VERSION = 2   # 2: head to head over decided games only (agg_matrix)
 
 SQL_DIR = Path(__file__).with_name("sql") / "aggregates"
 

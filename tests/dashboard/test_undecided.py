@@ -1,0 +1,115 @@
+"""Games without a winner (issue 26, the cave game's D1): a game stopped by the turn limit has
+winner NULL and no seat with `won` (DESIGN.md), and every page that shows win rates computes
+them over the decided games and shows the undecided share with its interval: the queries, the
+findings, the Factions, Scoring and Runs pages, the report, `delve.api` and the CLI summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import duckdb
+import pytest
+from click.testing import CliRunner
+from dashfix import APP
+from streamlit.testing.v1 import AppTest
+
+from dashboard import queries
+from dashboard.findings import sentences
+from delve.cli import main
+
+# 8 greedy 2-player games with the turn limit cut to 32 rounds: 4 end by a win, 4 at the limit
+SIM = ("simulate", "cave_colony", "--games", "8", "--players", "2", "--bots", "greedy",
+       "--seed", "3", "--set", "game.turn_limit=32", "--no-progress")
+
+
+@pytest.fixture(scope="module")
+def cave(tmp_path_factory) -> tuple[Path, str, str]:
+    db = tmp_path_factory.mktemp("undecided") / "u.duckdb"
+    res = CliRunner().invoke(main, [*SIM, "--db", str(db)], catch_exceptions=False)
+    assert res.exit_code == 0, res.output
+    return db, res.stdout.splitlines()[0], res.stdout
+
+
+def _counts(db: Path) -> tuple[int, int]:
+    with duckdb.connect(str(db), read_only=True) as con:
+        return con.execute("SELECT count(*), count(*) FILTER (WHERE winner_seat IS NULL) "
+                           "FROM games").fetchone()
+
+
+def test_turn_limit_games_have_no_winner_in_the_tables(cave):
+    db, _run, _out = cave
+    games, undecided = _counts(db)
+    assert (games, undecided) == (8, 4)
+    with duckdb.connect(str(db), read_only=True) as con:
+        rows = con.execute("SELECT g.ended_by, count(*) FILTER (WHERE p.won) FROM games g "
+                           "JOIN players p USING (run_id, game_id) GROUP BY g.game_id, "
+                           "g.ended_by").fetchall()
+    assert all((won == 0) == (ended == "turn_limit") for ended, won in rows)
+
+
+def test_win_rates_are_over_the_decided_games_with_the_undecided_share(cave):
+    db, run, _out = cave
+    rates = queries.faction_rates(str(db), run, version="t")
+    assert rates["games"].sum() == 4 * 2 and rates["wins"].sum() == pytest.approx(4)
+    assert rates["fair_share"].to_list() == pytest.approx([0.5] * rates.height)
+    info = queries.undecided_share(str(db), run, version="t")
+    assert (info["games"], info["undecided"], info["decided"]) == (8, 4, 4)
+    assert info["share"] == 0.5 and info["low"] < 0.5 < info["high"]
+    seats = queries.seat_rates(str(db), run, version="t")
+    assert seats.filter(seats["kind"] == "seat")["games"].to_list() == [4, 4]
+    _terms, fitted = queries.strength_model(str(db), run, version="t")
+    assert fitted == 4                            # no finishing order without a winner
+    by_bot = queries.undecided_by_bot(str(db), run, version="t")
+    assert by_bot["bot"].to_list() == ["all bots", "greedy"]
+    assert by_bot["undecided"].to_list() == [4, 4] and by_bot["games"].to_list() == [8, 8]
+
+
+def test_the_findings_lead_with_the_undecided_games(cave):
+    db, run, _out = cave
+    text = sentences(queries.faction_rates(str(db), run, version="t"),
+                     queries.seat_rates(str(db), run, version="t"), n_games=8,
+                     undecided=queries.undecided_share(str(db), run, version="t"))
+    assert text[0].startswith("4 of 8 games (50% [")
+    assert "over the 4 decided games" in text[0]
+    assert not any("(8 games)" in t for t in text[1:])   # verdicts rest on the decided games
+
+
+def test_cli_summary_api_and_report_say_so(cave, tmp_path):
+    db, run, out = cave
+    assert "4 of 8 games (50% [" in out and "95% interval" in out
+    from delve import api
+    r = api.open_db(db).run(run)
+    assert r.undecided()["undecided"] == 4
+    assert r.findings()[0].startswith("4 of 8 games")
+    from dashboard.report.html import build_report
+    html = build_report(db, run)
+    assert "ended at the turn limit without a winner" in html
+    assert "Based on 4 decided games" in html
+
+
+def _page(db, monkeypatch, page, **params) -> AppTest:
+    monkeypatch.setenv("DELVE_DB", str(db))
+    at = AppTest.from_file(str(APP), default_timeout=60)
+    for k, v in params.items():
+        at.query_params[k] = v
+    if page != "runs":
+        at.switch_page(f"app_pages/{page}.py")
+    return at.run()
+
+
+@pytest.mark.parametrize("page", ["factions", "scoring"])
+def test_pages_show_the_undecided_share(cave, monkeypatch, page):
+    db, run, _out = cave
+    at = _page(db, monkeypatch, page, run=run)
+    assert not at.exception
+    warned = " ".join(str(w.value) for w in at.warning)
+    assert "4 of 8 games (50% [" in warned and "without a winner" in warned
+
+
+def test_runs_page_shows_the_undecided_share_per_bot(cave, monkeypatch):
+    db, run, _out = cave
+    at = _page(db, monkeypatch, "runs", run=run)
+    assert not at.exception
+    table = at.get_by_key("undecided_table").dataframe[0].value
+    assert table["bot"].tolist() == ["all bots", "greedy"]
+    assert table["undecided"].tolist() == [4, 4]
