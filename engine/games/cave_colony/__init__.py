@@ -37,9 +37,9 @@ LABELS = {
     "attack": "Attack energy", "steal": "Steal", "end": "End turn", "colony_card": "Keep colony card",
     "trait": "Keep trait", "equipment": "Keep equipment", "anomaly": "Anomaly card",
     "die": "Worker dies", "offer": "Trade offer", "accept": "Accept trade",
-    "decline": "Decline trade",
+    "decline": "Decline trade", "pass": "Pass (trade window)",
     # phases (moves.phase)
-    "setup": "Setup (first recruits)", "colony": "Colony card draw", "recruit": "Recruiting",
+    "setup": "Setup", "colony": "Colony card draw", "recruit": "Recruiting",
     "oxygen": "Oxygen", "actions": "Actions", "fight": "Fight", "trade": "Trade", "end": "Game end",
 }
 

@@ -14,8 +14,16 @@ from .zone import SIDES, sides_text
 OXYGEN = 5
 
 
-def _what(x) -> str:
+def _what(x, s=None, seat=None) -> str:
+    if isinstance(x, tuple) and s is not None:     # ("eq", slot) of `seat`'s equipment
+        return s.st.cards.ids[C.EQUIPMENT][s.equip[seat][x[1]]]
     return COLOURS[x] if isinstance(x, int) and 0 <= x < 5 else ("oxygen" if x == OXYGEN else str(x))
+
+
+def _offer(s, seat: int, a) -> tuple[str, str, int | None]:
+    _, t, give, get = a
+    return ("offer", f"to={s.colour[t]} give={_what(give, s, seat)} get={_what(get, s, t)}",
+            s.pos[seat])
 
 
 def describe_move(s, a, frame) -> tuple[str, str, int | None]:
@@ -44,7 +52,7 @@ def describe_move(s, a, frame) -> tuple[str, str, int | None]:
         if act == "fight":
             return "fight", f"vs={s.colour[a[1]]}", cell
         if act == "offer":
-            return "offer", f"to={s.colour[a[1]]} give={_what(a[2])} get={_what(a[3])}", cell
+            return _offer(s, seat, a)
         return "end", f"energy={s.energy}", cell
     if kind == "colony_pick":
         rest = " ".join(f"rejected={ids[C.COLONY][c]}" for c in frame[2] if c != a[1])
@@ -72,5 +80,8 @@ def describe_move(s, a, frame) -> tuple[str, str, int | None]:
         return "die", f"gems={carried}", cell
     if kind == "answer":
         _, t, frm, give, get = frame
-        return a[0], f"from={s.colour[frm]} give={_what(give)} get={_what(get)}", s.pos[t]
+        return (a[0], f"from={s.colour[frm]} give={_what(give, s, frm)} get={_what(get, s, t)}",
+                s.pos[t])
+    if kind == "window":
+        return _offer(s, seat, a) if a[0] == "offer" else ("pass", "trade window", cell)
     return str(a[0]), "", cell

@@ -1,4 +1,4 @@
-"""Rulebook "Recruiting a Worker" (a player's whole turn, or at setup):
+"""Rulebook "Recruiting a Worker" (a player's whole turn: its first, and after a death):
 
 1. for each trait the worker requires (at least 1 positive and 1 negative): draw 2 face down,
    look at one, keep it or the unseen one face up, the other to the bottom of the deck;

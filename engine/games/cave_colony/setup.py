@@ -1,7 +1,8 @@
 """Rulebook "Setup": the colony tiles in a square at the centre of the Play Zone with the
 workers on them, the card decks shuffled, the tiles shaken in the lid, the gems and crystals
-in the supply, the first player by a die roll, then every player recruits a first worker
-(assumed: in turn order, before the first turn)."""
+in the supply, the first player by a die roll.  Nobody is recruited at setup (RB:41-51): each
+player's first turn draws its colony card, then recruits its first worker, which takes the
+whole turn (RB:73-75, turn.py)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
 """Rulebook "Trading", as the documented fixed-rate rule (RULES.md "Trading"), off by default."""
 
 from cc_helpers import cell, kinds, lay
+from engine.games.cave_colony import cards as C
 
 BLUE, GREEN = 3, 2
 
@@ -62,3 +63,79 @@ def test_greedy_accepts_only_when_its_heuristic_gains(at_actions, game):
     s2.apply(("offer", other, BLUE, GREEN))
     acc, dec = action_values(game.observe(s2, other), other, [("accept",), ("decline",)])
     assert dec > acc
+
+
+def test_oxygen_is_not_a_resource_to_trade_by_default(at_actions):
+    """RB:141 trades "Resources/Equipment"; RB:137 sets a "Resource" apart from an "Oxygen"
+    (turn-3 re-audit T1: 58% of accepted trades moved an oxygen).  `gem_for_oxygen` is a switch."""
+    s = at_actions()
+    seat, other = _meet(s)
+    s.oxy[other] = 3
+    offers = kinds(s.legal_actions(), "offer")
+    assert offers and not any(5 in a[2:] for a in offers)
+    s = at_actions(sets=("trading.gem_for_oxygen=true",))
+    seat, other = _meet(s)
+    s.oxy[seat] = 2
+    assert ("offer", other, BLUE, 5) in s.legal_actions()
+
+
+def test_equipment_changes_hands_for_a_gem(at_actions):
+    """RB:141 "trade Resources/Equipment": the offerer's equipment card for one of the other
+    worker's gems; the card changes hands face up, with its passive modifiers."""
+    s = at_actions()
+    seat, other = _meet(s)
+    card = s.st.cards.index["eq_battery"][1]                 # energy +1 while held
+    s.equip[seat], s.eq_uses[seat], s.eq_up[seat] = (card,), (0,), 0
+    s.refresh_mods(seat)
+    energy = C.MOD_FIELDS.index("energy")
+    before = s.mods[other][energy]
+    assert ("offer", other, ("eq", 0), GREEN) in s.legal_actions()
+    s.apply(("offer", other, ("eq", 0), GREEN))
+    assert "give=eq_battery get=green" in s.log.m_detail[-1]
+    s.apply(("accept",))
+    assert s.equip[seat] == () and s.equip[other][-1] == card
+    assert s.eq_up[other] >> (len(s.equip[other]) - 1) & 1           # revealed
+    assert s.carry[seat * 5 + GREEN] == 1 and s.carry[other * 5 + GREEN] == 0
+    assert s.mods[other][energy] == before + 1 and s.mods[seat][energy] == 0
+    # a gem for the other's face-up card; a face-down card is not offered for
+    assert ("offer", other, BLUE, ("eq", len(s.equip[other]) - 1)) in s.legal_actions() or \
+        s.offered.count(other) >= s.rules.trading.offers_per_turn
+
+
+def test_workers_trade_when_it_is_not_their_turn(at_actions):
+    """RB:141 "even when it is not your turn": when a turn ends, two other workers resting on
+    one tile may trade (a trade window, in turn order), before the dice pass on.  Turn-3
+    re-audit T1: only the active worker could offer."""
+    s = at_actions()
+    seat = s.cur
+    a, b = (seat + 1) % s.n, (seat + 2) % s.n
+    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
+    s.pos[a] = s.pos[b] = here
+    s.carry[a * 5 + BLUE] = 1
+    s.carry[b * 5 + GREEN] = 1
+    s.gem_supply[BLUE] -= 1
+    s.gem_supply[GREEN] -= 1
+    s.apply(("end",))
+    assert s.stack[-1][0] == "window" and s.to_move() == a
+    assert ("offer", b, BLUE, GREEN) in s.legal_actions() and ("pass",) in s.legal_actions()
+    s.apply(("offer", b, BLUE, GREEN))
+    assert s.to_move() == b and s.legal_actions() == [("accept",), ("decline",)]
+    s.apply(("accept",))
+    assert s.carry[a * 5 + GREEN] == 1 and s.carry[b * 5 + BLUE] == 1
+    assert s.stack[-1][0] == "window" and s.to_move() == b    # b may offer in turn too
+    s.apply(("pass",))
+    assert s.cur == a                                          # then a's own turn
+
+
+def test_no_window_without_off_turn_trading(at_actions):
+    s = at_actions(sets=("trading.off_turn=false",))
+    seat = s.cur
+    a, b = (seat + 1) % s.n, (seat + 2) % s.n
+    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
+    s.pos[a] = s.pos[b] = here
+    s.carry[a * 5 + BLUE] = 1
+    s.gem_supply[BLUE] -= 1
+    s.carry[b * 5 + GREEN] = 1
+    s.gem_supply[GREEN] -= 1
+    s.apply(("end",))
+    assert s.stack[-1][0] != "window"
