@@ -14,15 +14,18 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -e '.[dev]'
+	@echo "==> Installing Delve and its dependencies into $(VENV) (a few minutes on a fresh machine)"
+	$(BIN)/pip install -e '.[dev]'
 	touch $(STAMP)
 
 install: $(STAMP)
 
 simulate: $(STAMP)
+	@echo "==> Simulating $(DEMO_GAMES) greedy 4-player Glimmerdeep games into $(DB) (about 4-5 minutes on 2 cores; a progress bar follows)"
 	$(BIN)/delve simulate glimmerdeep --games $(DEMO_GAMES) --players 4 --bots greedy --seed 1 --jobs 2 --db $(DB) --label demo
 
 dashboard: $(STAMP)
+	@echo "==> Serving the dashboard at http://localhost:$(PORT) (Ctrl-C stops it)"
 	$(BIN)/delve dashboard --db $(DB) --port $(PORT)
 
 demo: simulate dashboard
@@ -35,13 +38,13 @@ chromium:
 test: $(STAMP) chromium
 	$(BIN)/python -m pytest -q -n 2
 
-# 10,000 random games of every registered game, invariants checked after every step (issue 6).
+# 10,000 random games of every registered game, invariants checked after every step.
 SOAK_GAMES ?= 10000
 soak: $(STAMP)
 	$(BIN)/python -m pipelines.bench.soak --games $(SOAK_GAMES) --jobs 2
 
 # Every dashboard page rendered on synthetic 100,000 / 300,000 / 1,000,000-game, 4-player
-# databases, and each page's growth from 100k (issues 4 and 16; ~1 GB of files, git-ignored).
+# databases, and each page's growth from 100k (~1 GB of files, git-ignored; PERFORMANCE.md).
 bench-dashboard: $(STAMP)
 	$(BIN)/delve bench-dashboard --games 100000 --games 300000 --games 1000000 --db data/bench_dashboard.duckdb
 

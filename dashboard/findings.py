@@ -237,7 +237,7 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
             verdict = "too strong" if gap > 0 else "too weak"
             out.append(Finding(
                 f"{_win(name)} {_pct(r['win_rate'])} {_interval(r['low'], r['high'])} {of_games} "
-                f"against a fair {_pct(fair)} ({_games(n_games)}): {verdict}.",
+                f"against a fair {_pct(fair)} ({_games(int(r['games']))} with {name}): {verdict}.",
                 "faction", 2.0 + abs(gap), True))
         else:
             quiet.append(r)

@@ -85,7 +85,7 @@ def bench_command(game_ids, games, players, seed, pipeline_games, pipeline_bots,
 @click.option("--extra-games", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="Games of each other run.")
 @click.option("--raw", is_flag=True, help="The pages read the raw tables, not the aggregates "
-                                          "(the figures before issue 16).")
+                                          "(slower: the figures without them).")
 @click.option("--no-queries", is_flag=True, help="Skip the per-query timings.")
 @click.option("--json-out", type=click.Path(dir_okay=False), default=None, hidden=True,
               help="Also write the page rows as JSON (the parent of a several-size run).")

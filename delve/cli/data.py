@@ -151,9 +151,10 @@ def check(db, run):
 @click.option("--all", "every", is_flag=True,
               help="Rebuild every run's aggregates, not only the runs that lack them.")
 def aggregate(db, run, every):
-    """Build the aggregate tables the dashboard reads (issue 16) for RUN (an id, prefix or
-    'latest'), or for every run that lacks them (a database written before they existed), from
-    the raw rows; one transaction per run.  `delve check` verifies them."""
+    """Build the aggregate tables the dashboard reads (they keep its pages fast at millions of
+    games) for RUN (an id, prefix or 'latest'), or for every run that lacks them (a database
+    written before they existed), from the raw rows; one transaction per run.  `delve check`
+    verifies them."""
     from pipelines.store import Store, resolve_run
     from pipelines.store.aggregates import VERSION
     store = Store(db)

@@ -13,9 +13,13 @@ from .base import db_option
 @click.argument("game", required=False)
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
               help="Number of games to play.")
-@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
+@click.option("--players", type=click.IntRange(min=1), default=4, show_default=True,
+              help="Players at every table (the game's allowed counts: `delve games`).")
 @click.option("--bots", default="random", show_default=True,
-              help="A bot for every seat (greedy, random) or a comma list, one per seat.")
+              help="A bot for every seat, or a comma list, one per seat: random, greedy, or the "
+                   "search bot mcts (mcts:800 for 800 forward-model calls per decision; tuned "
+                   "parameters can follow, e.g. mcts:400/c=0.3).  random is fastest; greedy and "
+                   "mcts play like (better) players.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True, help="Run seed.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True,
               help="Worker processes (loky).")

@@ -36,9 +36,9 @@ def test_clear_imbalances_come_first_with_interval_games_and_verdict():
     text = [f.text for f in out]
     # the largest significant gap first (Gildtails 7% is 18 points off, Ironclads 42% 17)
     assert text[0] == ("Gildtails win 7% [6%, 9%] of 4-player games against a fair 25% "
-                       "(1,500 games): too weak.")
+                       "(1,500 games with Gildtails): too weak.")
     assert text[1] == ("Ironclads win 42% [40%, 45%] of 4-player games against a fair 25% "
-                       "(1,500 games): too strong.")
+                       "(1,500 games with Ironclads): too strong.")
     assert [f.significant for f in out[:2]] == [True, True]
     # the others are "no evidence", never "fair"
     quiet = next(f for f in out if f.kind == "no_evidence")
@@ -156,7 +156,7 @@ def test_a_verdict_says_who_played_the_games():
                    1500)
     text = sentences(rates, n_games=1500, labels=LABELS, bots=["greedy"])
     assert text[0] == ("Gildtails win 7% [6%, 9%] of 4-player games played by greedy bots "
-                       "against a fair 25% (1,500 games): too weak.")
+                       "against a fair 25% (1,500 games with Gildtails): too weak.")
     quiet = sentences(_rates({"a": 55, "b": 48, "c": 50, "d": 47}, 200), n_games=200,
                       bots=["greedy"])
     assert quiet[0].startswith("No evidence that any faction wins more or less than the fair "
@@ -175,3 +175,15 @@ def test_a_first_player_rate_with_a_bot_per_seat_says_it_mixes_seat_and_skill():
                           "bots, greedy, random: this mixes the seat with the bots' skill).")
     alone = sentences(rates, seats, n_games=40, bots=["greedy"])
     assert not any("different bots" in t for t in alone)
+
+
+def test_a_verdict_rests_on_the_factions_own_games():
+    """Issue 31 (M5): with 8 factions at 4-player tables a faction sits in about half the run's
+    games; its verdict names its own count, not the run's ("Gildtails win 8% ... (1,500 games)"
+    where Gildtails played 748)."""
+    rates = _rates({"ironclads": 330, "gildtails": 60}, 748)
+    text = sentences(rates, n_games=1500, labels=LABELS)
+    verdicts = [t for t in text if t.endswith(("too weak.", "too strong."))]
+    assert any(t.endswith("(748 games with Gildtails): too weak.") for t in verdicts)
+    assert any(t.endswith("(748 games with Ironclads): too strong.") for t in verdicts)
+    assert not any("1,500" in t for t in verdicts)
