@@ -238,11 +238,11 @@ def test_rb586_594_final_scoring_example(make_state):
     round 10, the last, is played out: Production, then the game's final scoring.  That
     seat starts round 10 with resources that its three turns on the always-available slot
     (+6 credits) and Production turn into the example's 16 credits, 2 kelp, 4 steelplast,
-    7 science and 3 biomatter.  Production (game.toml [production]): 6 tunnels next to cities (+6 credits,
-    3 of them upgraded +3 points), upgraded farms at c11 and c7 (+2 kelp, +2 points), the
-    farm at c2 (+1 kelp), upgraded desalination plants at c11, c7, c3 (+3 credits, +3
-    biomatter), upgraded laboratories at c11, c7, c3 (+3 science, +3 steelplast); 5
-    connected cities eat 5 kelp."""
+    7 science and 3 biomatter.  Production (game.toml [production]): 6 tunnels next to
+    cities (+6 credits, 3 of them upgraded +3 points), upgraded farms at c11 and c7 (+2
+    kelp, +2 points), the farm at c2 (+1 kelp), upgraded desalination plants at c11, c7,
+    c3 (+3 credits, +3 biomatter), upgraded laboratories at c11, c7, c3 (+3 science, +3
+    steelplast); 5 connected cities eat 5 kelp."""
     s = make_state(n=4)
     _to_round(s, s.st.rounds)
     seat = s.order[0]                                # not the last to move in round 10
