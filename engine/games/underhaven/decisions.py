@@ -4,7 +4,7 @@ one another to reach a decision: a frame kind names its module's LEGAL / APPLY e
 
     setup:       keep, start, start_rot, start_tunnel          (setup.py)
     turn:        the agenda tasks; unit (turn over, flip.py)     (turn.py, flip.py)
-    orders:      card, order, pt_trade (also offered in build, trade, corp, again)  (orders.py)
+    orders:      card, order, pt_trade (also in build, trade, corp, again, pub)    (orders.py)
     move:        move, rotate, pub                             (move.py)
     activation:  activate                                      (activate.py)
     trade:       trade, again, buy, claim_mission; tile        (trade.py, tunnels.py)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .activate import operate
 from .board import rotated
+from .payment import pt_trade_ok
 
 
 def start_move(s, p) -> None:
@@ -93,8 +94,10 @@ def _a_move(s, frame, action):
         owner = s.owner[sp]
         if owner != p.seat:
             s.score(s.writable_player(owner), "social", bd.owner_rep)
-        if bd.deal_pt and p.pt >= bd.deal_pt and pub_targets(s, p):
-            s.stack.append(("pub", p.seat, sp))       # The Low Light Pub: a deal
+        if bd.deal_pt and pub_targets(s, p) and (
+                p.pt >= bd.deal_pt or p.pt + 1 >= bd.deal_pt and pt_trade_ok(s, p)):
+            s.stack.append(("pub", p.seat, sp))       # The Low Light Pub: a deal (the
+            # "3 resources for 1 PT" ability may pay its last token, orders.PT_TRADE_AT)
 
 
 def _l_rotate(s, frame):

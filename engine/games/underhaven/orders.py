@@ -12,7 +12,7 @@ from .activate import ACT_KINDS, start_activation
 from .build import start_build
 from .corp import do_loan, loan_actions, loan_options, start_corp
 from .move import start_move
-from .payment import TRACKS
+from .payment import TRACKS, pt_trade_ok
 from .trade import first_player_space, place_pro, start_trade
 
 PT_TRADE_KINDS = TRACKS + ("tg", "energy")     # "any 3 resources" (power tokens excluded)
@@ -158,13 +158,9 @@ def _cover(p, n: int) -> None:
 # "You can lose any 3 resources in exchange for 1 PT once per round" (RB:292) names no
 # timing: besides the `order` decision it is offered at the player's decisions where a
 # payment is chosen: a Build's building (a postponed one included), a Trade or Corp space and
-# its repetition (`again`).  decisions.py wraps these kinds with the two functions below.
-PT_TRADE_AT = ("build", "trade", "corp", "again")
-
-
-def pt_trade_ok(s, p) -> bool:
-    return p.ability == "pt_trade" and "pt_trade" not in p.used \
-        and sum(p.res) + p.tg + p.energy >= s.ability_value("pt_trade")
+# its repetition (`again`), and the Low Light Pub's deal (`pub`, paid in power tokens).
+# decisions.py wraps these kinds with the two functions below.
+PT_TRADE_AT = ("build", "trade", "corp", "again", "pub")
 
 
 def offer_pt_trade(legal):

@@ -156,3 +156,9 @@ def fullest_first(s, p, options: list) -> tuple:
 
 LEGAL = {"morale": _l_morale}
 APPLY = {"morale": _a_morale}
+
+
+def pt_trade_ok(s, p) -> bool:
+    """Whether the "3 resources for 1 PT" ability (RB:292, once per round) can be used now."""
+    return p.ability == "pt_trade" and "pt_trade" not in p.used \
+        and sum(p.res) + p.tg + p.energy >= s.ability_value("pt_trade")

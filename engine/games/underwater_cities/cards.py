@@ -149,6 +149,10 @@ def _a_limit(s, frame, action):
     _k, seat, inst = frame
     p = s.players[seat]
     if action[0] == "decline":
+        if s.st.special[inst]:
+            # Paid for, then not kept: like a dropped one, it does not count (facts sheet
+            # section 3, brown tile 4; RB:170 a paid card is one "you keep").
+            p.specials_paid -= 1
         dispose(s, inst)
         return
     ids = s.st.card_id

@@ -87,7 +87,9 @@ def slot_options(s, seat: int) -> list[tuple]:
     resolved first, would make usable is offered too (rulebook "Action Slots and Card
     Effects": "you may resolve the card's effect before or after you perform the slot's
     action"; "you are not allowed to choose an action slot without using at least part of
-    its effect")."""
+    its effect").  Likewise a slot of another colour is judged after the mismatch trigger
+    (a permanent card's gain, paid when the slot is chosen, before it resolves: RB:413
+    "triggered effects, which are resolved immediately")."""
     p = s.players[seat]
     slots = s.st.slots
     cloning = (s.n in s.rules.game.cloning_players and s.cloned < 0
@@ -95,7 +97,8 @@ def slot_options(s, seat: int) -> list[tuple]:
     inst = s.turn[1] if s.turn[0] == seat else -1
     colour = (s.st.cards[inst].colour
               if inst >= 0 and s.rules.switches.slot_after_card else None)
-    free, clone_ids, later = set(), [], []
+    mismatch = colour is not None and any(ab.kind == "on_mismatch" for _i, ab in p.abilities)
+    free, clone_ids, later, other = set(), [], [], []
     for i, slot in enumerate(slots):
         occ = s.occ[i]
         if not occ:
@@ -103,11 +106,15 @@ def slot_options(s, seat: int) -> list[tuple]:
                 free.add(i)
             elif slot.colour == colour:
                 later.append(i)
+            elif mismatch:
+                other.append(i)
         elif cloning and seat not in occ:
             clone_ids.append(i)
     if later:
         free |= usable_after_card(s, seat, inst, later, False)
-    shared, later = set(), []
+    if other:
+        free |= usable_after_mismatch(s, seat, other, False)
+    shared, later, other = set(), [], []
     if clone_ids:
         saved = p.res.copy()
         pay(p, s.rules.game.cloning_cost.vec())
@@ -117,10 +124,14 @@ def slot_options(s, seat: int) -> list[tuple]:
                     shared.add(i)
                 elif slots[i].colour == colour:
                     later.append(i)
+                elif mismatch:
+                    other.append(i)
         finally:
             p.res[:] = saved
         if later:
             shared |= usable_after_card(s, seat, inst, later, True)
+        if other:
+            shared |= usable_after_mismatch(s, seat, other, True)
     out = [("slot", slot.id) for i, slot in enumerate(slots) if i in free]
     out.append(("always",))
     out += [("clone", slot.id) for i, slot in enumerate(slots) if i in shared]
@@ -162,6 +173,18 @@ def usable_after_card(s, seat: int, inst: int, candidates: list[int], cloning: b
             nxt.apply(a)
             todo.append(nxt)
     return found
+
+
+def usable_after_mismatch(s, seat: int, candidates: list[int], cloning: bool) -> set:
+    """The candidate slots (indices, not of the card's colour) that the seat's mismatch
+    triggers, paid when the slot is chosen (`_a_slot`), leave usable at least in part."""
+    root = s.clone(log=False)
+    p = root.players[seat]
+    if cloning:
+        pay(p, s.rules.game.cloning_cost.vec())
+    fire(root, p, "on_mismatch")
+    slots = s.st.slots
+    return {i for i in candidates if effect_usable(root, p, slots[i].effect)}
 
 
 def _t_probe_end(s, task):

@@ -159,20 +159,43 @@ def test_excavating_rules_flexible_shape_rotations(make_state):
     assert len(shapes) == 8
 
 
-def test_excavation_example_gains_one_gem_and_one_iron(make_state):
-    """Excavation example: a rotated shape placed next to excavated spaces over a gem, an
-    iron and dirt gains 1 gem and 1 iron."""
+def _normalised(cells):
+    mx, my = min(x for x, _ in cells), min(y for _, y in cells)
+    return tuple(sorted((x - mx, y - my) for x, y in cells))
+
+
+def _rotations(cells):
+    """The shape turned by 0, 90, 180 and 270 degrees (no reflection), normalised."""
+    out, cur = [], list(cells)
+    for _ in range(4):
+        out.append(_normalised(cur))
+        cur = [(-y, x) for x, y in cur]
+    return out
+
+
+def test_excavation_example_gains_one_gem_and_one_iron(make_state, rules):
+    """Excavation example (RB:63): "Starting adjacent to a previously excavated shape ...
+    the newly excavated spaces ... have been marked in the shape as shown on the Excavation
+    card. This excavated shape has been rotated. The player would receive 1 gem and 1
+    iron."  The whole L, turned (not as printed on the card, not mirrored), over a gem, an
+    iron and dirt, next to the excavated settlement."""
     s = make_state()
     board = s.static.board
     p = s.players[0]
     force(s, ("excavate", 0, "ell4", "card"))
+    printed = next(sh for sh in rules.shapes if sh.id == "ell4").cells
+    upright, *turned = _rotations([tuple(c) for c in printed])
     target = None
     for m in dig_masks(s):
         if ((m & board.gem).bit_count() == 1 and (m & board.iron).bit_count() == 1
-                and not m & board.gold and m.bit_count() == 4):
+                and not m & board.gold and m.bit_count() == 4
+                and _normalised([board.xy(c) for c in bits(m)]) in turned):
             target = m
             break
     assert target is not None, "the map offers such a placement"
+    dug = _normalised([board.xy(c) for c in bits(target)])
+    assert dug != upright and dug in turned             # "This excavated shape has been rotated"
+    assert target & board.neighbours(p.exc)             # "Starting adjacent to ... excavated"
     before = p.res.copy()
     s.apply(("dig", target))
     assert p.res[0] - before[0] == 1 and p.res[2] - before[2] == 1 and p.res[1] == before[1]
@@ -218,6 +241,32 @@ def test_construction_market_costs_printed_plus_slot(make_state, rules):
         cost = s.market_cost("workshop", slot)
         add = {"iron": [1, 0, 0], "gold": [0, 1, 0], "gem": [0, 0, 1], "none": [0, 0, 0]}[extras[slot]]
         assert cost == [card.cost.iron + add[0], card.cost.gold + add[1], card.cost.gem + add[2]]
+
+
+def test_construction_example_1_third_workshop_costs_two_plus_one_iron(make_state, rules):
+    """Construction example 1 (RB:74): "Player 2 selects the third card from the workshop.
+    They pay 3 iron, adding the cost of 2 iron of the resource cost in the upper left of
+    the card to the additional resource cost of 1 iron directly above that."  Played
+    through `state.apply`: player 2 (seat 1), 5 iron, a workshop printed 2 iron in the
+    third spot; the card is chosen, then its site; 3 iron are paid and the market shifts."""
+    s = make_state(n=2)
+    board = s.static.board
+    card = next(c for c in rules.workshops
+                if (c.cost.iron, c.cost.gold, c.cost.gem) == (2, 0, 0))
+    s.market["workshop"][2] = card.id
+    p = s.players[1]
+    p.exc = board.full & ~board.blocked
+    p.res = [5, 0, 0]
+    s.phase = "construction"
+    force(s, ("construct", 1))
+    assert ("build", "workshop", 2) in s.legal_actions()
+    n = len(p.buildings)
+    s.apply(("build", "workshop", 2))
+    assert s.stack[-1][0] == "site"
+    s.apply(s.legal_actions()[0])
+    assert p.res == [2, 0, 0]                           # 2 printed + 1 for the third spot
+    assert len(p.buildings) == n + 1 and p.buildings[-1][1] == card.id
+    assert card.id not in s.market["workshop"]
 
 
 def test_construction_footprints_need_excavated_spaces(make_state):

@@ -152,6 +152,40 @@ def test_advanced_buildings_low_light_pub_needs_the_price(adv_state):
     assert s.stack[-1][0] == "move" and p.cubes == []
 
 
+def test_advanced_buildings_low_light_pub_deal_with_the_pt_trade_ability(adv_state):
+    """"You can lose any 3 resources in exchange for 1 PT once per round" (RB:292, no timing
+    given) is offered at the Low Light Pub's deal, a power-token payment in the player's own
+    turn, as at the other payment decisions (re-audit turn 4; old code: with 2 power tokens
+    the deal was not offered at all).  With 2 power tokens and 3 trade goods the deal
+    decision opens; the trade pays the third token; the deal is made; once per round."""
+    s = adv_state
+    p, q = _pub_board(s)
+    p.ability, p.pt, p.tg, q.pt = "pt_trade", 2, 3, 0
+    p.used.discard("pt_trade")
+    s.apply(("fly", 8))
+    assert s.stack[-1] == ("pub", 0, 8)
+    assert s.legal_actions() == [("none",), ("pt_trade",)]
+    s.apply(("pt_trade",))
+    s.apply(("lose", "tg", "tg", "tg"))
+    assert p.pt == 3 and p.tg == 0 and s.stack[-1] == ("pub", 0, 8)
+    acts = s.legal_actions()
+    assert ("deal", 9) in acts and ("pt_trade",) not in acts      # once per round
+    s.apply(("deal", 9))
+    assert (p.pt, q.pt, p.cubes) == (0, 3, [9])
+    assert s.stack[-1][:2] == ("move", 0)
+
+
+def test_advanced_buildings_low_light_pub_pt_trade_needs_three_resources(adv_state):
+    """Without 3 resources to lose, 2 power tokens still make no deal (the ability cannot pay
+    the third)."""
+    s = adv_state
+    p, _q = _pub_board(s)
+    p.ability, p.pt, p.tg, p.res, p.energy = "pt_trade", 2, 0, [1, 1, 0], 0
+    p.used.discard("pt_trade")
+    s.apply(("fly", 8))
+    assert s.stack[-1][0] == "move" and p.cubes == []
+
+
 def test_reputation_from_activation_cards_when_played(make_state):
     """Scoring, "Reputation gained through the game ... From Activation cards (advanced
     cards)": a market card with reputation gives it when played, logged as `cards`."""

@@ -136,3 +136,33 @@ def test_patent_office_uncounts_a_dropped_special_action_card(make_state):
     assert "sp_covert_mission" not in {s.st.card_id[i] for i in p.actions}
     assert p.specials_paid == 0
     assert brown_points(s, p) == 0
+
+
+def test_patent_office_does_not_count_a_special_declined_at_the_limit(make_state):
+    """Facts section 3, brown 4 [H]: 2 points per Special card "played and paid for ... It
+    excludes Special action cards that were discarded"; RB:170 a paid Special card is one
+    "you keep".  A green action Special paid for with 4 action cards held, then declined
+    at the Limit of Four (RB:126-130), goes back to the Special deck and does not count
+    (re-audit N2; old code: specials_paid stayed 1)."""
+    s = make_state(n=3)
+    p = s.players[0]
+    _brown(s, 0, "mb_specials")
+    for cid in ("e1_depot", "e1_workshop", "e1_scrap_yard"):
+        claim(s, 0, cid)                             # with the assistant: 4 action cards
+    assert len(p.actions) == 4
+    hand(s, 0, ["sp_covert_mission"])                # green action Special card, cost 2
+    res(s, 0, credits=2)
+    s.apply(("play", "sp_covert_mission"))
+    s.apply(("slot", "g_assist"))                    # green: a match
+    if s.stack[-1][0] == "order":
+        s.apply(("card_first",))
+    assert s.stack[-1][0] == "pay_special"
+    s.apply(("pay",))
+    assert s.stack[-1][0] == "limit" and ("decline",) in s.legal_actions()
+    s.apply(("decline",))
+    ids = s.st.card_id
+    assert "sp_covert_mission" not in {ids[i] for i in p.actions + p.claimed + p.under}
+    assert any(ids[i] == "sp_covert_mission" for i in s.sdeck)
+    assert p.res[0] == 0                             # the payment stands
+    assert p.specials_paid == 0
+    assert brown_points(s, p) == 0

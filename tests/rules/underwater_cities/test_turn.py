@@ -341,3 +341,41 @@ def test_yellow_slots_strongest_green_weakest(rules, side):
     fed2 = [sl.colour for sl in slots
             if [p.gain.federation for p in sl.effect if p.kind == "gain"] == [2]]
     assert fed2 == ["green"]
+
+
+def test_a_slot_the_mismatch_trigger_pays_for_can_be_chosen(make_state):
+    """RB:184 "you are not allowed to choose an action slot without using at least part of
+    its effect" and RB:413 triggered effects "are resolved immediately": Black Market
+    Contacts gives +1 steelplast when the card mismatches its slot (facts sheet section 7),
+    paid when the slot is chosen, before the slot resolves.  With 1 credit and no
+    steelplast, a green card on the red "build 2 tunnels" slot: the trigger's steelplast
+    and the credit pay for one tunnel, so the slot may be chosen (re-audit N1; old code:
+    not offered)."""
+    s = make_state(n=3)
+    claim(s, 0, "e1_black_market_contacts")
+    _to_slot(s, 0, "e1_field_trial")                 # green instant
+    res(s, 0, credits=1)
+    assert "r_tunnels" in _slots(s)
+    assert s.players[0].res == [1, 0, 0, 0, 0]       # the probe left the state untouched
+    s.apply(("slot", "r_tunnels"))
+    p = s.players[0]
+    assert p.res[2] == 1                             # the trigger paid before the slot
+    s.apply(next(a for a in s.legal_actions() if a[0] == "build"))
+    assert p.tun.bit_count() == 1
+    assert s.to_move() == 1                          # nothing left to pay the 2nd tunnel
+
+
+def test_without_the_trigger_that_slot_is_not_offered(make_state, game):
+    """The same position without Black Market Contacts, and with it under
+    switches.slot_after_card = false (judged on the resources before the card and its
+    triggers, RULES.md interpretation 9): "build 2 tunnels" is not offered."""
+    s = make_state(n=3)
+    _to_slot(s, 0, "e1_field_trial")
+    res(s, 0, credits=1)
+    assert "r_tunnels" not in _slots(s)
+    rules = game.load_rules(sets=["switches.slot_after_card=false"]).model
+    s = make_state(n=3, rules_=rules)
+    claim(s, 0, "e1_black_market_contacts")
+    _to_slot(s, 0, "e1_field_trial")
+    res(s, 0, credits=1)
+    assert "r_tunnels" not in _slots(s)
