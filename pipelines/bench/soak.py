@@ -73,8 +73,11 @@ def check_game(game, rules, seats: Sequence[Seat], map_id: str | None, seed: int
                  f"breakdown {sum(r.breakdown.values())}")
         if not set(r.breakdown) <= set(game.score_categories):
             fail(f"seat {r.seat}: unknown score categories {set(r.breakdown)}")
-    if n > 1 and not any(r.won for r in results):
-        fail("nobody won")
+    ended_by = getattr(state, "ended_by", None)
+    if n > 1 and not any(r.won for r in results) and ended_by != "turn_limit":
+        fail("nobody won")               # only a turn limit the rulebook does not score may
+    if ended_by == "turn_limit" and any(r.won for r in results):
+        fail("a game stopped by the turn limit has a winner")
     if ended is not None:
         ended[getattr(state, "ended_by", None) or "(none)"] += 1
     return state.step
