@@ -312,6 +312,13 @@ def report(game_ids: list[str], *, games: int, players: int, seed: int, pipeline
     shipped = [g for g in game_ids if g in builtin_games()]  # a fresh process knows these only
     for what, wall, cpu in startup_times(shipped[0] if shipped else None, players):
         echo(f"  {what:<48} {wall:6.2f} s wall {cpu:6.2f} s CPU")
+    if shipped:
+        from .startup import FIRST_GAME_GOAL, first_game_seconds
+        small, _ = first_game_seconds(shipped[0], 1_000, players)
+        big, _ = first_game_seconds(shipped[0], 1_000_000, players)
+        echo(f"  first stored game of delve simulate {shipped[0]} (random, 2 workers): "
+             f"{small:.2f} s at 1,000 planned, {big:.2f} s at 1,000,000: {big / small:.2f}x "
+             f"(goal at most {FIRST_GAME_GOAL}x)")
     echo("")
     for gid in game_ids:
         echo(f"== {gid}: engine (in memory, nothing written)")

@@ -46,3 +46,56 @@ def startup_times(game_id: str | None, players: int) -> list[tuple[str, float, f
                     *_timed(["simulate", game_id, "--games", "1", "--players", str(players),
                              "--bots", "random", "--jobs", "1", "--db", db, "--no-progress"])))
     return out
+
+
+FIRST_GAME_GOAL = 1.5   # the time to the first stored game at 1,000,000 planned / at 1,000
+
+
+def _games_stored(db: str) -> int:
+    """Games in the file so far, 0 while it is missing, empty or held by the writer."""
+    import duckdb
+    if not Path(db).exists():
+        return 0
+    try:
+        with duckdb.connect(db, read_only=True) as con:
+            return int(con.execute("SELECT count(*) FROM games").fetchone()[0])
+    except duckdb.Error:
+        return 0
+
+
+def first_game_seconds(game_id: str, planned: int, players: int = 4, jobs: int = 2,
+                       timeout: float = 300.0) -> tuple[float, bool]:
+    """Seconds from starting `delve simulate GAME --games PLANNED` (random bots, `jobs`
+    workers, a fresh interpreter) to its first game stored in the file, polled every 0.1 s;
+    then the run is stopped (SIGTERM: it keeps what it stored, resumable).  Also whether the
+    run's row was there no later than its first game."""
+    import signal
+    with tempfile.TemporaryDirectory() as tmp:
+        db = str(Path(tmp) / "first.duckdb")
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "delve", "simulate", game_id, "--games",
+                                 str(planned), "--players", str(players), "--bots", "random",
+                                 "--jobs", str(jobs), "--seed", "1", "--db", db,
+                                 "--no-progress"],
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            while _games_stored(db) == 0:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"delve simulate exited before a game was stored: "
+                                       f"{proc.stderr.read()[-500:]}")
+                if time.perf_counter() - t0 > timeout:
+                    raise RuntimeError(f"no game stored within {timeout:.0f} s")
+                time.sleep(0.1)
+            seconds = time.perf_counter() - t0
+        finally:
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+                try:
+                    proc.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
+                    proc.wait()
+        import duckdb
+        with duckdb.connect(db, read_only=True) as con:
+            has_run = con.execute("SELECT count(*) FROM runs").fetchone()[0] == 1
+        return seconds, has_run

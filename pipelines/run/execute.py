@@ -24,6 +24,7 @@ Faults.  Results stream in and are written as they come, so nothing completed is
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import signal
 import sys
@@ -33,6 +34,7 @@ import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from collections.abc import Sequence
 from typing import Callable
 
 import pyarrow as pa
@@ -251,7 +253,7 @@ def _iter_dask(tasks, client):
     Dask backend plays every chunk in this process when the cluster has a single worker
     thread (its n_jobs is then 1), so a one-worker cluster would never see a game."""
     from dask.distributed import as_completed
-    futures = client.map(play_chunk, tasks, pure=False)
+    futures = client.map(play_chunk, list(tasks), pure=False)
     try:
         for future in as_completed(futures, loop=client.loop):
             yield future.result()
@@ -286,16 +288,32 @@ def chunk_sizes(n_games: int, jobs: int, chunk_size: int | None = None) -> list[
     return sizes
 
 
+class Tasks(Sequence):
+    """One task per chunk, `chunk_size` games each or (None) guided chunks for `jobs`, each made
+    when it is dispatched: planning a million games costs the chunk sizes alone, so the first
+    game is played as soon at 1,000,000 planned games as at 1,000 (issue 31)."""
+
+    def __init__(self, plan: Plan, chunk_size: int | None, log_moves: bool, jobs: int = 1):
+        self.plan, self.log_moves = plan, log_moves
+        self.sizes = chunk_sizes(len(plan.specs), jobs, chunk_size)
+        self.starts = list(itertools.accumulate(self.sizes, initial=0))
+
+    def __len__(self) -> int:
+        return len(self.sizes)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self[j] for j in range(*k.indices(len(self)))]
+        start, size = self.starts[k], self.sizes[k]
+        plan = self.plan
+        return ChunkTask(plan.game.id, plan.game_modules, plan.rules.hash, plan.rules_payload,
+                         tuple(plan.specs[start:start + size]), self.log_moves)
+
+
 def make_tasks(plan: Plan, chunk_size: int | None, log_moves: bool, *,
-               jobs: int = 1) -> list[ChunkTask]:
+               jobs: int = 1) -> Tasks:
     """One task per chunk: `chunk_size` games each, or (None) guided chunks for `jobs`."""
-    tasks, start = [], 0
-    for size in chunk_sizes(len(plan.specs), jobs, chunk_size):
-        tasks.append(ChunkTask(plan.game.id, plan.game_modules, plan.rules.hash,
-                               plan.rules_payload, tuple(plan.specs[start:start + size]),
-                               log_moves))
-        start += size
-    return tasks
+    return Tasks(plan, chunk_size, log_moves, jobs)
 
 
 def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None = None,
@@ -323,17 +341,13 @@ def run_plan(plan: Plan, store: Store, *, jobs: int = 1, chunk_size: int | None 
                     done = store.reopen_run(run_id, map_cells=cells, writer=writer_identity())
                     plan.specs = [s for s in plan.specs if s.index not in done]
                 tasks = make_tasks(plan, chunk_size, log_moves, jobs=jobs)
-                results = iter_results(tasks, jobs=jobs, backend=backend,
-                                       scheduler=scheduler, client=client)
                 writer = PatientWriter(store, run_id, say=_say)
                 if not resume:
-                    # the workers start playing now, while this process writes the run's row (or,
-                    # if another process holds the file, keeps it for the first write that can)
-                    try:
-                        writer.create(_run_row(plan, run_id, label, config), map_cells=cells)
-                    except BaseException:
-                        _close(results)
-                        raise
+                    # the run's row first, so a run killed at any moment can be resumed (if
+                    # another process holds the file, the row waits for the first write that can)
+                    writer.create(_run_row(plan, run_id, label, config), map_cells=cells)
+                results = iter_results(tasks, jobs=jobs, backend=backend,
+                                       scheduler=scheduler, client=client)
             except KeyboardInterrupt as exc:  # stopped before the first chunk was collected
                 _stopped_early(store, run_id, exc)
                 raise

@@ -19,6 +19,7 @@ chunk sizes and backends.
 from __future__ import annotations
 
 import importlib
+from collections.abc import Sequence as SequenceABC
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
@@ -41,6 +42,56 @@ class GameSpec:
     map: str | None
 
 
+@dataclass(frozen=True)
+class SpecMaker:
+    """Game i's spec, a pure function of the run's seed, seating and maps."""
+    factions: tuple[str, ...]
+    n_players: int
+    bots: tuple[str, ...]
+    maps: tuple[str, ...]
+    map: str | None
+    seating: str
+    design: seating_design.Design | None
+    seed: int
+
+    def __call__(self, i: int) -> GameSpec:
+        if self.design is not None:
+            table = self.design.seating(i)
+        else:
+            table = seat_factions(list(self.factions), i, self.n_players)
+        seats = tuple(Seat(f, b) for f, b in zip(table, self.bots))
+        mp = self.map or (rotated_map(list(self.maps), list(self.factions), i)
+                          if self.seating == "rotate" else self.maps[i % len(self.maps)])
+        return GameSpec(i, game_seed(self.seed, i), seats, mp)
+
+
+class Specs(SequenceABC):
+    """The games of a plan, made on demand (a million planned games cost nothing until they
+    are played): a read-only sequence of `GameSpec` for indices first .. first + n - 1."""
+
+    def __init__(self, make: SpecMaker, first: int, n: int):
+        self.make, self.first, self.n = make, first, n
+
+    def __len__(self) -> int:
+        return self.n
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.make(self.first + j) for j in range(*k.indices(self.n))]
+        if k < 0:
+            k += self.n
+        if not 0 <= k < self.n:
+            raise IndexError(k)
+        return self.make(self.first + k)
+
+    def __iter__(self):
+        for j in range(self.n):
+            yield self.make(self.first + j)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, SequenceABC) and list(self) == list(other)
+
+
 @dataclass
 class Plan:
     game: Game
@@ -52,7 +103,7 @@ class Plan:
     map: str | None
     variants: tuple[str, ...]
     sets: tuple[str, ...]
-    specs: list[GameSpec]
+    specs: Sequence[GameSpec]        # Specs (lazy) or a list (a subset: resume, pairing)
     rules_payload: str = ""            # JSON the workers validate to rebuild the rules
     game_modules: tuple[str, ...] = field(default_factory=tuple)
     seating: str = seating_design.VERSION   # "balanced-1", or "rotate" for older runs
@@ -168,13 +219,9 @@ def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random
     bot_names = parse_bots(bots, n_players)
     design = None
     if seating == "rotate":
-        def seat_of(i: int) -> list[str]:
-            return seat_factions(flist, i, n_players)
-        distinct = [seat_of(i) for i in range(len(flist))]
+        distinct = [seat_factions(flist, i, n_players) for i in range(len(flist))]
     elif seating == seating_design.VERSION:
         design = seating_design.make_design(flist, n_players, seed)
-        def seat_of(i: int) -> list[str]:
-            return list(design.seating(i))
         distinct = sorted({t for t in design.tables})
     else:
         raise DelveError(f"seating design '{seating}' (runs.config): expected "
@@ -182,11 +229,8 @@ def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random
     # Every distinct seating the design produces must be accepted by the game.
     for table in distinct:
         game.check_setup(model, n_players, map, list(table))
-    specs = []
-    for i in range(first_index, first_index + n_games):
-        seats = tuple(Seat(f, b) for f, b in zip(seat_of(i), bot_names))
-        mp = map or (rotated_map(maps, flist, i) if seating == "rotate" else maps[i % len(maps)])
-        specs.append(GameSpec(i, game_seed(seed, i), seats, mp))
+    specs = Specs(SpecMaker(tuple(flist), n_players, tuple(bot_names), tuple(maps), map,
+                            seating, design, seed), first_index, n_games)
     return Plan(game=game, rules=rules, run_seed=seed, n_players=n_players, bots=bot_names,
                 factions=tuple(flist), map=map, variants=tuple(str(v) for v in variants),
                 sets=tuple(sets), specs=specs, rules_payload=rules_payload(game, rules),
