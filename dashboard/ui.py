@@ -258,7 +258,7 @@ def undecided_note(db: str, run_id: str, filters: dict[str, Any], what: str = "W
     from dashboard.findings import undecided_sentence
     info = load(qf.undecided_share, db, run_id, **filters) or {}
     if info.get("undecided"):
-        st.warning(undecided_sentence(info, what), icon="⏱️")
+        st.warning(undecided_sentence(info, what), icon=":material/hourglass_empty:")
     elif info.get("games"):
         st.caption(f"Every game had a winner: {what.lower()} are over all {info['games']:,} "
                    f"games.")

@@ -185,9 +185,9 @@ def summary(run_id: str, version: str) -> None:
     factions = ui.load(qf.faction_rates, str(db), run_id, version=version)
     if factions is None:
         return
-    st.markdown("#### Factions")
     games = ui.load(qruns.games_count, str(db), run_id, version=version)
     if not games:
+        st.markdown("#### Factions")
         st.info("No game of this run is stored yet.", icon="⏳")
         return
     undecided = ui.load(qruns.undecided_by_bot, str(db), run_id, version=version)
@@ -204,7 +204,10 @@ def summary(run_id: str, version: str) -> None:
                 "low": st.column_config.NumberColumn("95% low", format="percent"),
                 "high": st.column_config.NumberColumn("95% high", format="percent"),
             })
-    ui.rests_on(games, int(factions["games"].sum()), "95% Wilson intervals against the fair "
+    st.markdown("#### Factions")
+    decided = games - (int(undecided["undecided"][0]) if undecided is not None and undecided.height
+                       else 0)
+    ui.rests_on(decided, int(factions["games"].sum()), "95% Wilson intervals against the fair "
                 "share, over the decided games; the Factions page has seats, matchups and the "
                 "strength model")
     left, right = st.columns([5, 4])

@@ -39,7 +39,8 @@ LABELS = {
     "die": "Worker dies", "offer": "Trade offer", "accept": "Accept trade",
     "decline": "Decline trade", "pass": "Pass (trade window)",
     # phases (moves.phase)
-    "setup": "Setup", "colony": "Colony card draw", "recruit": "Recruiting",
+    # ("colony", the colony-card phase, is also the score category above: one label serves both)
+    "setup": "Setup", "recruit": "Recruiting",
     "oxygen": "Oxygen", "actions": "Actions", "fight": "Fight", "trade": "Trade", "end": "Game end",
 }
 
