@@ -14,7 +14,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import charts, ui
-from dashboard.labels import game_labels, name
+from dashboard.labels import game_labels, name, relabel
 from dashboard.queries import core as qcore
 from dashboard.queries import map as qm
 from dashboard.queries import replay as qr
@@ -115,6 +115,14 @@ if upto.height:
             .pivot(on="category", index="seat", values="points").fill_null(0))
     cats = sorted(c for c in wide.columns if c != "seat")
     wide = wide.select("seat", *cats).with_columns(pl.sum_horizontal(cats).alias("total"))
+    names = game_labels(game)       # the game's names for its score categories, as on Scoring
+    taken, renames = set(wide.columns), {}
+    for c in cats:
+        shown_as = name(names, c)
+        if shown_as != c and shown_as not in taken:
+            renames[c] = shown_as
+            taken.add(shown_as)
+    wide = wide.rename(renames)
     table = table.join(wide, on="seat", how="left").fill_null(0)
 else:
     table = table.with_columns(pl.lit(0).alias("total"))
@@ -157,5 +165,6 @@ else:
 right.plotly_chart(charts.score_race(scores, seats, step), key="replay_race")
 
 st.markdown("#### Moves up to this step")
-st.container(key="replay_moves").dataframe(
-    moves.filter(pl.col("step") <= step).tail(25), hide_index=True)
+st.container(key="replay_moves").dataframe(   # the game's names for phases and actions; no "None"
+    relabel(moves.filter(pl.col("step") <= step).tail(25), game).with_columns(
+        pl.col("cell").cast(pl.Utf8).fill_null("")), hide_index=True)

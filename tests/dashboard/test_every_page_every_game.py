@@ -61,3 +61,21 @@ def test_the_cave_games_without_a_winner_are_shown(mixed, monkeypatch):
     at = _open(db, "factions", runs["cave_colony"], monkeypatch)
     warned = " ".join(str(w.value) for w in at.warning)
     assert "without a winner" in warned
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_replay_speaks_the_games_words(mixed, game, monkeypatch):
+    """Issue 31 (M4): the replay's score table and move list use the names the Scoring page
+    uses (categories, phases, actions), and a move without a cell shows a blank, not None."""
+    from dashboard.labels import game_labels
+    db, runs = mixed
+    at = _open(db, "replay", runs[game], monkeypatch)
+    assert not at.exception
+    labels = game_labels(game)
+    scores = at.get_by_key("replay_scores").dataframe[0].value
+    named = [c for c in scores.columns if c in labels and labels[c] != c]
+    assert not named, (game, named)
+    moves = at.get_by_key("replay_moves").dataframe[0].value
+    assert "None" not in set(moves["cell"].astype(str))
+    raw = {a for a in moves["action"] if a in labels and labels[a] != a}
+    assert not raw, (game, raw)
