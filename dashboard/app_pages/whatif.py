@@ -280,25 +280,24 @@ else:
             badge.success(f"Paired: {cmp.why}.", icon="🔗")
         else:
             badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
+        from dashboard.comparison_words import display_table, verdict
+        from dashboard.labels import game_labels
+        names = game_labels(cmp.run_a)
+        with st.container(key="whatif_verdict", border=True):
+            st.markdown("\n".join(f"- {s}" for s in verdict(cmp, names)))
         sig = cmp.table.filter(pl.col("significant"))
-        st.markdown(f"**{sig.height}** of {cmp.table.height} differences are significant "
+        st.markdown(f"**{sig.height}** of {cmp.table.height} differences are clear changes "
                     f"(95%, Holm-corrected within each family: faction win rates, faction "
                     f"scores, seats; categories and game length below are their own families).")
         settle = wq.settle_column(cmp)
-        table = cmp.table.with_columns(pl.Series("more_games_to_settle", settle, dtype=pl.Int64))
-        pct = st.column_config.NumberColumn(format="%.3f")
         st.container(key="whatif_compare_table").dataframe(
-            table, hide_index=True,
-            column_config={"a": pct, "b": pct, "diff": pct, "low": pct, "high": pct,
-                           "p": st.column_config.NumberColumn(format="%.4f"),
-                           "p_holm": st.column_config.NumberColumn("p (Holm)", format="%.4f"),
-                           "more_games_to_settle": st.column_config.NumberColumn(
-                               "≈ more games to settle",
-                               help="For a row not significant after Holm: about how many "
-                                    "more games (in each run) a difference of this size needs "
-                                    "to be found with 80% power at the strictest Holm level of "
-                                    "its family (5%/rows; statsmodels' power calculation). "
-                                    "Decide the size before playing them.")})
+            display_table(cmp, names, settle), hide_index=True,
+            column_config={"≈ more games to settle": st.column_config.NumberColumn(
+                "≈ more games to settle",
+                help="For a row without a clear change: about how many more games (in each "
+                     "run) a difference of this size needs to be found with 80% power at the "
+                     "strictest Holm level of its family (5%/rows; statsmodels' power "
+                     "calculation). Decide the size before playing them.")})
         st.caption("Plan the number of games before you play them: adding games and re-testing "
                    "until a row turns significant (optional stopping) inflates false positives. "
                    "To grow a run until its intervals are narrow enough, use `delve simulate "

@@ -104,9 +104,17 @@ def test_comparison_shows_pairing_intervals_and_holm(whatif_db, monkeypatch):
     assert not at.exception
     assert any("Paired:" in str(m.value) for m in at.success)
     table = at.get_by_key("whatif_compare_table").dataframe[0].value
-    assert {"kind", "key", "a", "b", "diff", "low", "high", "p", "p_holm"} <= set(table.columns)
-    assert set(table["kind"]) == {"faction", "seat"}
-    assert (table["low"] <= table["diff"]).all() and (table["diff"] <= table["high"]).all()
+    # issue 31 (M3): plain column names, rates in % and points, p-values as people write them
+    assert {"who", "measure", "A", "B", "change B - A", "95% interval", "p (Holm)",
+            "clear change"} <= set(table.columns)
+    assert set(table["measure"]) == {"win rate", "mean score"}
+    assert table["who"].str.startswith("seat ").any()
+    rates = table[table["measure"] == "win rate"]
+    assert rates["A"].str.endswith("%").all() and rates["change B - A"].str.endswith("points").all()
+    assert not table["p (Holm)"].str.contains("0000").any()
+    verdict = " ".join(str(m.value) for m in at.get_by_key("whatif_verdict").markdown)
+    assert "Games last 5.0 rounds in A and 4.0 in B" in verdict
+    assert "win rate" in verdict
     length = at.get_by_key("whatif_length").dataframe[0].value
     rounds = length[length["metric"] == "rounds"].iloc[0]
     assert rounds["a"] == 5 and rounds["b"] == 4
