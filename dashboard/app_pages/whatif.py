@@ -77,7 +77,10 @@ changes = changes.setdefault(base_id, {})          # dotted path -> {"path": tup
 left, right = st.columns(2)
 section = left.selectbox("Rules section", rf.sections(model_cls), key="whatif_section")
 entry_ids = rf.entries(model_cls, rules_doc, section)
-entry = right.selectbox("Entry", entry_ids, key="whatif_entry") if entry_ids else None
+entry = right.selectbox("Entry", entry_ids, key="whatif_entry",
+                        format_func=lambda e: rf.entry_name(rules_doc, section, e)
+                        if rf.entry_name(rules_doc, section, e) == e
+                        else f"{rf.entry_name(rules_doc, section, e)} ({e})") if entry_ids else None
 fields = rf.leaves(model_cls, rules_doc, section, entry)
 
 with st.form("whatif_form", border=True):
@@ -87,8 +90,8 @@ with st.form("whatif_form", border=True):
     for i, leaf in enumerate(fields):
         key = f"whatif_field::{leaf.dotted}"
         cur = changes.get(leaf.dotted, {}).get("value", leaf.value)
-        label = leaf.dotted
-        help_ = leaf.hint or None
+        label = rf.label(leaf, rules_doc, entry)
+        help_ = f"{leaf.dotted}" + (f" ({leaf.hint})" if leaf.hint else "")
         if leaf.kind == "int":
             widgets[leaf.dotted] = st.number_input(label, value=None if cur is None else int(cur),
                                                    step=1, key=key, help=help_)

@@ -129,8 +129,8 @@ def _walk(model_cls, node: dict, path: tuple, out: list[Leaf]) -> None:
         elif coll and coll[0] == "dict" and isinstance(value, dict):
             for key, entry in value.items():
                 _walk(coll[1], entry, sub + (str(key),), out)
-        elif name == "id" or name == "source":
-            continue  # identities and provenance are not tuning knobs
+        elif name in ("id", "source", "name"):
+            continue  # identities, provenance and display names are not tuning knobs
         else:
             out.append(_leaf(sub, tp, value, info))
 
@@ -175,6 +175,23 @@ def leaves(model_cls, doc: dict, section: str, entry: str | None = None) -> list
     else:
         out.append(_leaf((section,), tp, value, info))
     return out
+
+
+def entry_name(doc: dict, section: str, entry: str) -> str:
+    """An entry's display name (its `name` field, e.g. "Oxygen Tank"), else its id."""
+    value = doc.get(section)
+    node = (next((e for e in value if str(e.get("id")) == entry), None)
+            if isinstance(value, list) else (value or {}).get(entry))
+    return str(node["name"]) if isinstance(node, dict) and node.get("name") else entry
+
+
+def label(leaf: Leaf, doc: dict, entry: str | None = None) -> str:
+    """The field's label in words: its path below the section (and the entry, named by its
+    display name), underscores as spaces, e.g. "Oxygen Tank › mods › max oxygen"."""
+    rest = list(leaf.path[2:] if entry is not None else leaf.path[1:])
+    words = [t.replace("_", " ") for t in rest] or [leaf.path[-1].replace("_", " ")]
+    head = [entry_name(doc, leaf.path[0], entry)] if entry is not None else []
+    return " › ".join(head + words)
 
 
 # -- values, patches --------------------------------------------------------------------------------

@@ -115,3 +115,18 @@ def test_an_empty_value_stays_unset_and_cannot_be_unset_by_a_variant():
     with pytest.raises(RulesError) as err:
         rf.build_patch({"tiles": {"four_way": {"gem": "red"}}}, {("tiles", "four_way", "gem"): None})
     assert err.value.field == "tiles.four_way.gem"
+
+
+def test_fields_are_labelled_in_words_and_display_names_are_not_knobs():
+    """Issue 31 (M2): 'Oxygen Tank › mods › max oxygen', not
+    'equipment.eq_oxygen_tank.mods.max_oxygen'; a card's display name is not a rule to tune."""
+    from engine.core.registry import get_game
+    g = get_game("cave_colony")
+    doc = g.load_rules().model.model_dump(mode="json")
+    leaves = {l.dotted: l for l in rf.leaves(g.rules_model, doc, "equipment", "eq_oxygen_tank")}
+    assert "equipment.eq_oxygen_tank.name" not in leaves
+    leaf = leaves["equipment.eq_oxygen_tank.mods.max_oxygen"]
+    assert rf.label(leaf, doc, "eq_oxygen_tank") == "Oxygen Tank › mods › max oxygen"
+    game = {l.dotted: l for l in rf.leaves(g.rules_model, doc, "game")}
+    assert rf.label(game["game.turn_limit"], doc) == "turn limit"
+    assert rf.entry_name(doc, "equipment", "eq_oxygen_tank") == "Oxygen Tank"
