@@ -120,7 +120,9 @@ def _pts(x: float) -> str:
 def category_findings(by_category: Any, labels: Mapping[str, str] | None = None) -> list[Finding]:
     """Where the points come from: `by_category` has faction, category, n (player-games), mean
     and var of the points per player-game (`queries.category_by_faction`).  One sentence, on
-    the category whose mean differs most between factions (at least 2 factions, 2 games each)."""
+    the category whose mean differs most between factions (at least 2 factions, 2 games each),
+    when its least-served faction is clearly below the next (Holm-like, over the categories)
+    or never scored it; otherwise nothing."""
     rows = [r for r in _rows(by_category) if _ok(r.get("mean")) and int(r.get("n") or 0) > 1]
     totals: dict[str, float] = {}
     per_cat: dict[str, list[dict]] = {}
@@ -148,13 +150,12 @@ def category_findings(by_category: Any, labels: Mapping[str, str] | None = None)
         return (f"{_pts(m)} [{_pts(lo)}, {_pts(hi)}] of their {totals[r['faction']]:.0f} "
                 f"points per game")
 
-    lname, tname, nname = (_name(labels, r["faction"]) for r in (low, top, nxt))
-    if clear:
-        least = "the least of any faction"
-    else:
-        least = (f"the least in these games, but not clearly below {_poss(nname)} "
-                 f"{_pts(float(nxt['mean']))}")
-    if float(low["mean"]) == 0 and not float(low.get("var") or 0):
+    lname, tname = (_name(labels, r["faction"]) for r in (low, top))
+    never = float(low["mean"]) == 0 and not float(low.get("var") or 0)
+    if not clear and not never:
+        return []        # "the least, but not clearly" is not a finding (issue 31, M6)
+    least = "the least of any faction"
+    if never:
         # Not one point in any game: more likely the faction's rules than its play.
         text = (f"{_poss(lname)} {cname} brought no points in any of their "
                 f"{int(low['n']):,} player-games (of their {totals[low['faction']]:.0f} points "
