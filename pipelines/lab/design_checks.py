@@ -111,7 +111,8 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
     run_id = run["run_id"]
     acts = con.execute("SELECT action, count(*), count(DISTINCT game_id) FROM moves "
                        "WHERE run_id = ? GROUP BY action ORDER BY 2", [run_id]).fetchall()
-    cat = choices if choices is not None else catalogue(json.loads(run["rules"] or "{}"))
+    doc = json.loads(run["rules"] or "{}")
+    cat = choices if choices is not None else catalogue(doc)
     counts = _chosen_counts(con, run_id, sorted({i for _, i in cat}))
     per_coll: dict[str, list[str]] = {}
     for coll, i in cat:
@@ -139,7 +140,7 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
             if total and mean >= MIN_EXPECTED and ratio < rare_share:
                 word = "never" if n == 0 else "almost never"
                 findings.append(Finding(
-                    "rarely chosen", f"{coll}.{i}", True,
+                    "rarely chosen", _entry_subject(doc, coll, i), True,
                     f"{word} chosen: {n} times in {n_games} games, {ratio:.0%} of the average "
                     f"{coll} entry ({mean:.1f} times; flag below {rare_share:.0%})"))
     if not any(f.flagged for f in findings):
@@ -149,9 +150,24 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
     return findings, pl.DataFrame(rows)
 
 
+def _entry_subject(doc: dict, coll: str, entry: str) -> str:
+    """'equipment: Knuckles (eq_knuckles)': the entry's display name where the rules give one,
+    and its id (the key to look up in the rules data)."""
+    from .rules_form import entry_name
+    try:
+        shown = entry_name(doc, coll, entry)
+    except (AttributeError, TypeError):
+        shown = entry
+    return f"{coll}: {shown} ({entry})" if shown != entry else f"{coll}: {entry}"
+
+
+ENDED_BY = {"game_end": "a win", "turn_limit": "the turn limit"}
+
+
 def check_length(con, run: dict, max_rounds: int | None) -> tuple[list[Finding], pl.DataFrame]:
     run_id = run["run_id"]
-    ended = con.execute("SELECT coalesce(ended_by, '(none)'), count(*), avg(steps), max(rounds) "
+    ended = con.execute("SELECT coalesce(ended_by, '(none)'), count(*), avg(steps), max(rounds), "
+                        "count(*) FILTER (WHERE winner_seat IS NULL AND n_players > 1) "
                         "FROM games WHERE run_id = ? GROUP BY 1 ORDER BY 2 DESC", [run_id]).fetchall()
     q1, q3, n, mx = con.execute(
         "SELECT quantile_cont(steps, 0.25), quantile_cont(steps, 0.75), count(*), max(steps) "
@@ -160,12 +176,15 @@ def check_length(con, run: dict, max_rounds: int | None) -> tuple[list[Finding],
     long_games = con.execute("SELECT game_id, steps, rounds, ended_by FROM games WHERE run_id = ? "
                              "AND steps > ? ORDER BY steps DESC LIMIT 20", [run_id, cut]).fetchall()
     findings = []
-    for why, k, steps, rounds in ended:
+    for why, k, steps, rounds, no_winner in ended:
         limit = any(w in why.lower() for w in LIMIT_WORDS)
-        findings.append(Finding("game length", f"ended by {why}", limit,
+        note = ""
+        if limit:
+            note = (" — a turn limit, not a natural end" + (", and no winner" if no_winner == k
+                    else f"; {no_winner} of them without a winner" if no_winner else ""))
+        findings.append(Finding("game length", f"ended by {ENDED_BY.get(why, why)}", limit,
                                 f"{k} of {n} games ({k / n:.1%}), {steps:.0f} steps on average, "
-                                f"up to round {rounds}" + (" — a turn limit, not a natural end"
-                                                           if limit else "")))
+                                f"up to round {rounds}{note}"))
     if max_rounds:
         over = con.execute("SELECT count(*) FROM games WHERE run_id = ? AND rounds > ?",
                            [run_id, max_rounds]).fetchone()[0]
@@ -177,8 +196,8 @@ def check_length(con, run: dict, max_rounds: int | None) -> tuple[list[Finding],
         (f"{len(long_games)} game(s) longer than {cut:.0f} steps (Q3 + 3 IQR; longest {mx}), "
          f"e.g. game {long_games[0][0]}" if long_games else
          f"no game longer than {cut:.0f} steps (Q3 + 3 IQR; longest {mx})")))
-    table = pl.DataFrame([{"ended_by": e, "games": k, "mean_steps": s, "max_round": r}
-                          for e, k, s, r in ended])
+    table = pl.DataFrame([{"ended_by": e, "games": k, "mean_steps": s, "max_round": r,
+                           "without_a_winner": w} for e, k, s, r, w in ended])
     return findings, table
 
 

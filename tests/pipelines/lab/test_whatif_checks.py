@@ -49,8 +49,8 @@ def test_turn_limits_and_stalling_games_are_flagged(toy_run):
         con.execute("UPDATE games SET steps = 500 WHERE run_id = ? AND game_id = 7", [run])
     flags = _flags(run_checks(db, run), "game length")
     subjects = {f.subject for f in flags}
-    assert subjects == {"ended by turn_limit", "stalling games"}
-    limit = next(f for f in flags if f.subject == "ended by turn_limit")
+    assert subjects == {"ended by the turn limit", "stalling games"}
+    limit = next(f for f in flags if f.subject == "ended by the turn limit")
     assert limit.evidence.startswith("5 of 120 games")
     assert "game 7" in next(f for f in flags if f.subject == "stalling games").evidence
 
@@ -77,7 +77,9 @@ def test_a_workshop_nobody_can_afford_is_never_chosen(cli, tmp_path):
               "workshops.w02.cost.iron=99", "--db", db, "--no-progress").stdout.splitlines()[0]
     rep = run_checks(db, run)
     rare = {f.subject: f for f in _flags(rep, "rarely chosen")}
-    assert "workshops.w02" in rare and rare["workshops.w02"].evidence.startswith("never chosen: 0")
+    # the entry by its display name and its id (issue 31: `delve checks` printed ids only)
+    subject = "workshops: Moss Lantern Hall (w02)"
+    assert subject in rare and rare[subject].evidence.startswith("never chosen: 0")
     assert not any(s.startswith("solo_cards") for s in rare)  # unused in a 4-player game
 
 
