@@ -119,8 +119,8 @@ def replay(db, run, game_id):
 @db_option
 @click.argument("run", required=False)
 def check(db, run):
-    """Check the database contract's invariants (all runs, or RUN: an id, prefix or 'latest').
-    Exits 1 if any is violated."""
+    """Database health: the contract's invariants (all runs, or RUN: an id, prefix or 'latest');
+    exits 1 if any is violated.  (The game's design checks are `delve checks RUN`.)"""
     from pipelines.store.checks import run_checks
     from pipelines.store import resolve_run
     run_id = resolve_run(db, run)["run_id"] if run else None

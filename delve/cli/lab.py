@@ -198,7 +198,8 @@ def balance(game, param, rng, target, batch, max_games, alpha, tolerance, sets, 
 @click.option("--db", default="data/delve.duckdb", show_default=True, type=click.Path())
 def checks(run, rare_share, min_count, ablate, jobs, db):
     """Design checks of RUN (id, prefix or 'latest'): rarely chosen actions and entries, games
-    hitting a limit or stalling, dominant openings; with --ablate ID, a paired ablation run."""
+    hitting a limit or stalling, dominant openings; with --ablate ID, a paired ablation run.
+    (The database's own health check is `delve check`.)"""
     from pipelines.lab.design_checks import ablation, format_report, run_checks
     rep = run_checks(db, run, rare_share=rare_share, min_count=min_count)
     for entry in ablate:
