@@ -122,4 +122,9 @@ else:
 
 st.plotly_chart(fig, key="map_chart")
 st.caption("Each square is a map cell at its own coordinates; the letters are the first two "
-           "of the cell's kind. Points per cell are the points scored by the move made there.")
+           "of the cell's kind (below). Points per cell are the points scored by the move made "
+           "there.")
+_kinds = sorted(set(cells["kind"].cast(pl.Utf8).to_list())) if cells is not None else []
+if _kinds:   # the letters on the squares, spelled out (issue 31: 'di', 'ir', 'bu' unexplained)
+    st.container(key="map_legend").markdown(
+        "Cell kinds: " + " · ".join(f"**{k[:2]}** {k.replace('_', ' ')}" for k in _kinds))

@@ -37,7 +37,7 @@ def test_launch_and_compare_in_chromium(tmp_path: Path):
             page = browser.new_page(viewport={"width": 1400, "height": 1600})
             page.set_default_timeout(30_000)
             page.goto(f"{url}/whatif?base={fx['base']}")
-            rounds = page.get_by_role("spinbutton", name="game.rounds")
+            rounds = page.get_by_role("spinbutton", name="rounds", exact=True)
             expect(rounds).to_have_value("5")
             rounds.fill("6")
             page.get_by_role("button", name="Apply").click()
