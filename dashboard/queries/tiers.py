@@ -44,24 +44,6 @@ FROM games g JOIN t USING (run_id)
 GROUP BY t.tier ORDER BY created_at
 """
 
-# The same game and seat at two tiers (the tiers replay the same seeds and seatings).
-_PAIRS_SQL = """
-WITH t AS (""" + _TIER_RUNS_SQL + """)
-SELECT ta.tier AS tier_a, tb.tier AS tier_b, a.faction::VARCHAR AS faction,
-       count(*)::BIGINT AS n,
-       avg(CAST(a.won AS INTEGER))::DOUBLE AS rate_a, avg(CAST(b.won AS INTEGER))::DOUBLE AS rate_b,
-       avg(CAST(b.won AS INTEGER) - CAST(a.won AS INTEGER))::DOUBLE AS diff,
-       coalesce(var_samp(CAST(b.won AS INTEGER) - CAST(a.won AS INTEGER)), 0)::DOUBLE AS var,
-       avg(1.0 / ta.n_players)::DOUBLE AS fair_share, min(ta.created_at) AS ca,
-       min(tb.created_at) AS cb
-FROM players a JOIN t ta ON a.run_id = ta.run_id
-JOIN t tb ON tb.created_at > ta.created_at OR (tb.created_at = ta.created_at AND tb.run_id > ta.run_id)
-JOIN players b ON b.run_id = tb.run_id AND b.game_id = a.game_id AND b.seat = a.seat
-     AND b.faction = a.faction
-GROUP BY ta.tier, tb.tier, a.faction ORDER BY ca, cb, faction
-"""
-
-
 def run_tier(details: dict) -> str | None:
     """The skill tier of a run (its `runs` row as a dict), None for a run outside a tiers
     group; a ladder rung's run reads 'ladder: SPEC over BELOW'."""
@@ -114,32 +96,42 @@ def with_intervals(frame: pl.DataFrame) -> pl.DataFrame:
 @cached(ttl=ANALYSIS_TTL_S)
 def tier_shifts(db: str, run_id: str, alpha: float = 0.05, version: str = "") -> pl.DataFrame:
     """Per faction and pair of tiers (lower, higher): the paired change of its win rate (the
-    same games and seats at both tiers), its 95% interval and Holm-adjusted p-value over the
-    factions of the pair, and a flag: 'grows' / 'shrinks' when the change is significant and
-    moves the faction away from / towards the fair share, '' otherwise."""
-    frame = core.read_frame(db, _PAIRS_SQL, {"run": run_id})
-    return paired_flags(frame, alpha)
+    same games and seats at both tiers) from `pipelines.lab.compare` (exact McNemar test,
+    Newcombe's paired interval, a tied win 1/k, the rule of three when no game changed: the
+    What-if page's numbers on the same runs), Holm-adjusted over every tier pair and faction
+    together, and a flag: 'grows' / 'shrinks' when the change is significant and moves the
+    faction away from / towards the fair share, '' otherwise."""
+    from pipelines.lab.compare import compare
+
+    runs = tier_runs(db, run_id, version)
+    ids, tiers, players = (runs[c].to_list() for c in ("run_id", "tier", "n_players"))
+    rows = []
+    for i in range(len(ids)):
+        for j in range(i + 1, len(ids)):
+            cmp = compare(db, ids[i], ids[j], heatmap=False)
+            table = cmp.table.filter((pl.col("kind") == "faction")
+                                     & (pl.col("metric") == "win_rate"))
+            for r in table.iter_rows(named=True):
+                rows.append({"tier_a": tiers[i], "tier_b": tiers[j], "faction": r["key"],
+                             "n": r["n_a"], "rate_a": r["a"], "rate_b": r["b"],
+                             "diff": r["diff"], "low": r["low"], "high": r["high"],
+                             "p": r["p"], "fair_share": 1.0 / players[i]})
+    return paired_flags(pl.DataFrame(rows) if rows else pl.DataFrame(), alpha)
 
 
 def paired_flags(frame: pl.DataFrame, alpha: float = 0.05) -> pl.DataFrame:
-    rows = frame.to_dicts()
-    for r in rows:
-        se = math.sqrt(r["var"] / r["n"]) if r["n"] > 1 else math.inf
-        r["low"], r["high"] = r["diff"] - 1.96 * se, r["diff"] + 1.96 * se
-        z = abs(r["diff"]) / se if se > 0 else (math.inf if r["diff"] else 0.0)
-        r["p"] = math.erfc(z / math.sqrt(2)) if math.isfinite(z) else 0.0
-    for key in {(r["tier_a"], r["tier_b"]) for r in rows}:   # Holm over the pair's factions
-        group = sorted((r for r in rows if (r["tier_a"], r["tier_b"]) == key), key=lambda r: r["p"])
-        m, running = len(group), 0.0
-        for i, r in enumerate(group):
-            running = max(running, min(1.0, (m - i) * r["p"]))
-            r["p_holm"] = running
-    for r in rows:
-        away = abs(r["rate_b"] - r["fair_share"]) > abs(r["rate_a"] - r["fair_share"])
-        r["flag"] = ("grows" if away else "shrinks") if r["p_holm"] < alpha else ""
+    """Holm over every row (all tier pairs and factions: one family) and the flags."""
+    from pipelines import stats
+
     cols = ["tier_a", "tier_b", "faction", "n", "rate_a", "rate_b", "diff", "low", "high",
             "p_holm", "flag"]
+    rows = frame.to_dicts() if frame.height else []
     if not rows:
         return pl.DataFrame(schema={c: (pl.Utf8 if c in ("tier_a", "tier_b", "faction", "flag")
                                         else pl.Float64) for c in cols})
+    reject, adjusted = stats.holm([r["p"] for r in rows], alpha)
+    for r, rj, ph in zip(rows, reject, adjusted):
+        r["p_holm"] = ph
+        away = abs(r["rate_b"] - r["fair_share"]) > abs(r["rate_a"] - r["fair_share"])
+        r["flag"] = ("grows" if away else "shrinks") if rj else ""
     return pl.DataFrame([{c: r[c] for c in cols} for r in rows])

@@ -66,10 +66,28 @@ def test_paired_flags_mark_significant_growth_and_shrinkage():
     frame = pl.DataFrame({
         "tier_a": ["g", "g", "g"], "tier_b": ["m", "m", "m"], "faction": ["a", "b", "c"],
         "n": [400, 400, 400], "rate_a": [0.30, 0.40, 0.25], "rate_b": [0.45, 0.26, 0.26],
-        "diff": [0.15, -0.14, 0.01], "var": [0.3, 0.3, 0.3], "fair_share": [0.25] * 3})
+        "diff": [0.15, -0.14, 0.01], "low": [0.1, -0.2, -0.04], "high": [0.2, -0.08, 0.06],
+        "p": [0.0001, 0.001, 0.7], "fair_share": [0.25] * 3})
     out = paired_flags(frame).sort("faction")
     assert out["flag"].to_list() == ["grows", "shrinks", ""]
-    assert (out["low"] < out["diff"]).all() and (out["diff"] < out["high"]).all()
+    assert out["p_holm"].to_list() == pytest.approx([0.0003, 0.002, 0.7])
+
+
+def test_tier_shifts_are_the_comparisons_own_numbers(tiers_db):
+    """Stats audit N5: the Tiers page used a normal interval (`[0, 0]` when no game changed) and
+    a z-test, counted ties whole, and Holm within one tier pair; its rows are now
+    `pipelines.lab.compare`'s (exact McNemar, Newcombe, 1/k ties), Holm over all rows."""
+    from pipelines.lab.compare import compare
+    from dashboard.queries.tiers import tier_shifts
+    db, runs = tiers_db
+    shifts = tier_shifts(str(db), runs[0], version="t")
+    cmp = compare(str(db), runs[0], runs[1], heatmap=False).table.filter(
+        (pl.col("kind") == "faction") & (pl.col("metric") == "win_rate"))
+    first = shifts.filter(pl.col("tier_a") == shifts["tier_a"][0]).filter(
+        pl.col("tier_b") == shifts["tier_b"][0]).sort("faction")
+    assert first["diff"].to_list() == pytest.approx(cmp.sort("key")["diff"].to_list())
+    assert first["low"].to_list() == pytest.approx(cmp.sort("key")["low"].to_list())
+    assert (shifts["low"] < shifts["high"]).all()          # never a [d, d] interval
 
 
 def test_report_has_the_tier_section(tiers_db, tmp_path):
