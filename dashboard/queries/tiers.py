@@ -4,7 +4,6 @@ each faction's win rate per tier with its interval, and the paired change betwee
 
 from __future__ import annotations
 
-import math
 
 import polars as pl
 

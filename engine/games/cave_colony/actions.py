@@ -39,7 +39,7 @@ def act(s, frame, a) -> None:
     seat = frame[1]
     kind = a[0]
     if kind == "end":
-        s.then(("trade_window", seat, 1), ("end_turn", seat))   # trading.py: off-turn offers
+        s.then(("end_turn", seat))
         return
     s.actions += 1
     s.stack.append(frame)          # the turn goes on after this action (and its decisions)

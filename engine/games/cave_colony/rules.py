@@ -286,10 +286,10 @@ class AnomalyRules(RulesModel):
 class Trading(RulesModel):
     """Bots cannot negotiate: a fixed-rate offer the other worker's bot accepts or declines."""
 
-    enabled: bool = False
+    enabled: bool = True
     gem_for_gem: bool = True                    # 1 gem of a colour for 1 of another
     equipment: bool = True                      # an equipment card for 1 gem, either way
-    gem_for_oxygen: bool = True                 # 1 gem for 1 oxygen, either way
+    gem_for_oxygen: bool = False                # 1 gem for 1 oxygen, either way
     off_turn: bool = True                       # offers when another worker's turn ends
     offers_per_turn: int = Field(default=1, ge=1, le=5)   # per other worker
     source: Source

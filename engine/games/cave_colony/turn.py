@@ -73,6 +73,10 @@ def end_turn(s, t) -> None:
     if s.over:
         return
     seat = t[1]
+    if len(t) == 2:     # however the turn ended (its end, an anomaly, a death, a recruit):
+        # first the off-turn trade window (trading.py), then the dice pass on
+        s.then(("trade_window", seat, 1), ("end_turn", seat, "traded"))
+        return
     s.energy = 0
     s.free = 0
     nxt = seat

@@ -1,4 +1,5 @@
-"""Rulebook "Trading", as the documented fixed-rate rule (RULES.md "Trading"), off by default."""
+"""Rulebook "Trading" (RB:141), as the documented rule of fixed offers (RULES.md "Trading"), on
+by default."""
 
 from cc_helpers import cell, kinds, lay
 from engine.games.cave_colony import cards as C
@@ -139,3 +140,34 @@ def test_no_window_without_off_turn_trading(at_actions):
     s.gem_supply[GREEN] -= 1
     s.apply(("end",))
     assert s.stack[-1][0] != "window"
+
+
+def test_the_trade_window_opens_however_a_turn_ends(at_actions):
+    """RB:141 "At any point of time": the off-turn window opens also when an anomaly ends the
+    turn (Cave-In), not only after ("end",) (final re-audit F1)."""
+    s = at_actions()
+    seat = s.cur
+    a, b = (seat + 1) % s.n, (seat + 2) % s.n
+    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
+    s.pos[a] = s.pos[b] = here
+    s.carry[a * 5 + BLUE] = 1
+    s.carry[b * 5 + GREEN] = 1
+    s.gem_supply[BLUE] -= 1
+    s.gem_supply[GREEN] -= 1
+    s.stop_turn(seat)                     # what an anomaly that ends the turn does
+    s._advance()
+    assert s.stack[-1][0] == "window" and s.to_move() == a
+
+
+def test_a_card_traded_mid_turn_keeps_the_turns_uses_with_their_cards(at_actions):
+    """Uses "once every turn" are kept by slot; when the active worker trades a card away, the
+    cards after it move down a slot and keep their use (final re-audit F2: the Energy Bar could
+    be used twice in one turn)."""
+    from engine.games.cave_colony.trading import _hand_over
+    s = at_actions()
+    seat, other = _meet(s)
+    first, second = s.st.cards.index["eq_battery"][1], s.st.cards.index["eq_oxygen_tank"][1]
+    s.equip[seat], s.eq_uses[seat], s.eq_up[seat] = (first, second), (0, 0), 0b10
+    s.eq_turn = 0b10                      # the second card was used this turn
+    _hand_over(s, seat, other, 0)         # the first changes hands
+    assert s.equip[seat] == (second,) and s.eq_turn == 0b1 and s.eq_up[seat] == 0b1
