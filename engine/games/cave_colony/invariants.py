@@ -39,6 +39,10 @@ def check(s) -> list[str]:
             bad.append(f"seat {i}: worker on cell {s.pos[i]}, which has no tile")
         if len(s.equip[i]) != len(s.eq_uses[i]):
             bad.append(f"seat {i}: equipment and uses differ in length")
+        charges = s.st.cards.equip_charges
+        for card, used in zip(s.equip[i], s.eq_uses[i]):
+            if used < 0 or (charges[card] and used > charges[card]):
+                bad.append(f"seat {i}: equipment {card} used {used} times of {charges[card]}")
         if len(s.done[i]) > r.game.cards_to_win:
             bad.append(f"seat {i}: {len(s.done[i])} completed colony cards")
         if sum(s.log.breakdown(i).values()) != len(s.done[i]):   # every log keeps the scores

@@ -103,8 +103,8 @@ def _hand_over(s, frm: int, to: int, slot: int) -> None:
     up = s.eq_up[frm]
     s.eq_up[frm] = (up & ((1 << slot) - 1)) | ((up >> (slot + 1)) << slot)
     if frm == s.cur:        # this turn's uses are kept by slot: the later slots move down
-        used = s.eq_turn
-        s.eq_turn = (used & ((1 << slot) - 1)) | ((used >> (slot + 1)) << slot)
+        mask = s.eq_turn
+        s.eq_turn = (mask & ((1 << slot) - 1)) | ((mask >> (slot + 1)) << slot)
     s.equip[to] = s.equip[to] + (card,)
     s.eq_uses[to] = s.eq_uses[to] + (used,)
     s.eq_up[to] |= 1 << (len(s.equip[to]) - 1)

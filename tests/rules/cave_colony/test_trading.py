@@ -167,7 +167,8 @@ def test_a_card_traded_mid_turn_keeps_the_turns_uses_with_their_cards(at_actions
     s = at_actions()
     seat, other = _meet(s)
     first, second = s.st.cards.index["eq_battery"][1], s.st.cards.index["eq_oxygen_tank"][1]
-    s.equip[seat], s.eq_uses[seat], s.eq_up[seat] = (first, second), (0, 0), 0b10
+    s.equip[seat], s.eq_uses[seat], s.eq_up[seat] = (first, second), (1, 0), 0b10
     s.eq_turn = 0b10                      # the second card was used this turn
-    _hand_over(s, seat, other, 0)         # the first changes hands
+    _hand_over(s, seat, other, 0)         # the first changes hands, with its 1 use spent
     assert s.equip[seat] == (second,) and s.eq_turn == 0b1 and s.eq_up[seat] == 0b1
+    assert s.equip[other][-1] == first and s.eq_uses[other][-1] == 1   # re-audit F3
