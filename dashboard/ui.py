@@ -265,6 +265,18 @@ def undecided_note(db: str, run_id: str, filters: dict[str, Any], what: str = "W
     return info
 
 
+def undecided_table(frame: Any, key: str) -> None:
+    """A table of games without a winner (per bot or per tier): counts, share, 95% interval."""
+    st.container(key=key).dataframe(
+        frame, hide_index=True,
+        column_config={
+            "undecided": "without a winner",
+            "share": st.column_config.NumberColumn("share", format="percent"),
+            "low": st.column_config.NumberColumn("95% low", format="percent"),
+            "high": st.column_config.NumberColumn("95% high", format="percent"),
+        })
+
+
 def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                   filters: dict[str, Any], categories: Any = None,
                   undecided: dict | None = None) -> None:

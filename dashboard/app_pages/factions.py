@@ -143,14 +143,7 @@ if tier_runs is not None and tier_runs.height > 1:
         st.caption("Games that ended at the turn limit without a winner, per tier (the rates "
                    "above are over the decided games; the changes below count such a game as "
                    "won by nobody, at both tiers alike):")
-        st.container(key="tier_undecided_table").dataframe(
-            undecided_tiers, hide_index=True,
-            column_config={
-                "undecided": "without a winner",
-                "share": st.column_config.NumberColumn("share", format="percent"),
-                "low": st.column_config.NumberColumn("95% low", format="percent"),
-                "high": st.column_config.NumberColumn("95% high", format="percent"),
-            })
+        ui.undecided_table(undecided_tiers, "tier_undecided_table")
     shifts = ui.load(qt.tier_shifts, db, run_id, version=filters["version"])
     if shifts is not None:
         st.container(key="tier_shift_table").dataframe(

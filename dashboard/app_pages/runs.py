@@ -196,14 +196,7 @@ def summary(run_id: str, version: str) -> None:
         st.caption("Games stopped by the turn limit, which the rulebook does not score: no seat "
                    "won them.  Per bot, the games it played in; 95% Wilson intervals.  Win rates "
                    "are over the decided games.")
-        st.container(key="undecided_table").dataframe(
-            undecided, hide_index=True,
-            column_config={
-                "undecided": "without a winner",
-                "share": st.column_config.NumberColumn("share", format="percent"),
-                "low": st.column_config.NumberColumn("95% low", format="percent"),
-                "high": st.column_config.NumberColumn("95% high", format="percent"),
-            })
+        ui.undecided_table(undecided, "undecided_table")
     st.markdown("#### Factions")
     decided = games - (int(undecided["undecided"][0]) if undecided is not None and undecided.height
                        else 0)

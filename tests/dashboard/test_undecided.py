@@ -10,8 +10,7 @@ from pathlib import Path
 import duckdb
 import pytest
 from click.testing import CliRunner
-from dashfix import APP
-from streamlit.testing.v1 import AppTest
+from test_dashboard_pages import _page
 
 from dashboard import queries
 from dashboard.findings import sentences
@@ -88,16 +87,6 @@ def test_cli_summary_api_and_report_say_so(cave, tmp_path):
     html = build_report(db, run)
     assert "ended at the turn limit without a winner" in html
     assert f"Based on {8 - k} decided games" in html
-
-
-def _page(db, monkeypatch, page, **params) -> AppTest:
-    monkeypatch.setenv("DELVE_DB", str(db))
-    at = AppTest.from_file(str(APP), default_timeout=60)
-    for k, v in params.items():
-        at.query_params[k] = v
-    if page != "runs":
-        at.switch_page(f"app_pages/{page}.py")
-    return at.run()
 
 
 @pytest.mark.parametrize("page", ["factions", "scoring"])

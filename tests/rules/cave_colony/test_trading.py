@@ -103,11 +103,8 @@ def test_equipment_changes_hands_for_a_gem(at_actions):
         s.offered.count(other) >= s.rules.trading.offers_per_turn
 
 
-def test_workers_trade_when_it_is_not_their_turn(at_actions):
-    """RB:141 "even when it is not your turn": when a turn ends, two other workers resting on
-    one tile may trade (a trade window, in turn order), before the dice pass on.  Turn-3
-    re-audit T1: only the active worker could offer."""
-    s = at_actions()
+def _two_others_on_a_tile(s):
+    """The two workers after the current one rest on one tile, one blue and one green gem."""
     seat = s.cur
     a, b = (seat + 1) % s.n, (seat + 2) % s.n
     here = lay(s, cell(s, 4, 2), "four_way", "NESW")
@@ -116,6 +113,15 @@ def test_workers_trade_when_it_is_not_their_turn(at_actions):
     s.carry[b * 5 + GREEN] = 1
     s.gem_supply[BLUE] -= 1
     s.gem_supply[GREEN] -= 1
+    return seat, a, b
+
+
+def test_workers_trade_when_it_is_not_their_turn(at_actions):
+    """RB:141 "even when it is not your turn": when a turn ends, two other workers resting on
+    one tile may trade (a trade window, in turn order), before the dice pass on.  Turn-3
+    re-audit T1: only the active worker could offer."""
+    s = at_actions()
+    seat, a, b = _two_others_on_a_tile(s)
     s.apply(("end",))
     assert s.stack[-1][0] == "window" and s.to_move() == a
     assert ("offer", b, BLUE, GREEN) in s.legal_actions() and ("pass",) in s.legal_actions()
@@ -130,14 +136,7 @@ def test_workers_trade_when_it_is_not_their_turn(at_actions):
 
 def test_no_window_without_off_turn_trading(at_actions):
     s = at_actions(sets=("trading.off_turn=false",))
-    seat = s.cur
-    a, b = (seat + 1) % s.n, (seat + 2) % s.n
-    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
-    s.pos[a] = s.pos[b] = here
-    s.carry[a * 5 + BLUE] = 1
-    s.gem_supply[BLUE] -= 1
-    s.carry[b * 5 + GREEN] = 1
-    s.gem_supply[GREEN] -= 1
+    _two_others_on_a_tile(s)
     s.apply(("end",))
     assert s.stack[-1][0] != "window"
 
@@ -146,14 +145,7 @@ def test_the_trade_window_opens_however_a_turn_ends(at_actions):
     """RB:141 "At any point of time": the off-turn window opens also when an anomaly ends the
     turn (Cave-In), not only after ("end",) (final re-audit F1)."""
     s = at_actions()
-    seat = s.cur
-    a, b = (seat + 1) % s.n, (seat + 2) % s.n
-    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
-    s.pos[a] = s.pos[b] = here
-    s.carry[a * 5 + BLUE] = 1
-    s.carry[b * 5 + GREEN] = 1
-    s.gem_supply[BLUE] -= 1
-    s.gem_supply[GREEN] -= 1
+    seat, a, b = _two_others_on_a_tile(s)
     s.stop_turn(seat)                     # what an anomaly that ends the turn does
     s._advance()
     assert s.stack[-1][0] == "window" and s.to_move() == a
