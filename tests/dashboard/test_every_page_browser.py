@@ -9,13 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from dashfix import REPO
-from delve.cli import main
 from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _free_port, _require_chromium,
                                     serving)
-from test_every_page_every_game import RUNS
+from test_every_page_every_game import build_mixed_db
 
 TITLES = {"runs": "Runs", "factions": "Factions", "scoring": "Scoring", "map": "Map",
           "replay": "Replay", "whatif": "What-if", "checks": "Checks", "report": "Report"}
@@ -27,13 +25,7 @@ def test_every_page_of_every_game_in_chromium(tmp_path: Path):
     from playwright.sync_api import expect, sync_playwright
 
     db = tmp_path / "mixed.duckdb"
-    runs = {}
-    for game, (players, extra) in RUNS.items():
-        res = CliRunner().invoke(main, ["simulate", game, "--games", "4", "--players",
-                                        str(players), "--seed", "5", "--db", str(db),
-                                        "--no-progress", *extra], catch_exceptions=False)
-        assert res.exit_code == 0, res.output
-        runs[game] = res.stdout.splitlines()[0]
+    runs = build_mixed_db(db, games=4, seed=5)
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}
     cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),

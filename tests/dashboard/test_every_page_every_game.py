@@ -23,17 +23,22 @@ RUNS = {  # game: (players, extra arguments)
 }
 
 
-@pytest.fixture(scope="module")
-def mixed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
-    db = tmp_path_factory.mktemp("mixed") / "mixed.duckdb"
+def build_mixed_db(db: Path, games: int, seed: int) -> dict[str, str]:
+    """A run of each game (`RUNS`) in one database; the run ids by game."""
     runs = {}
     for game, (players, extra) in RUNS.items():
-        res = CliRunner().invoke(main, ["simulate", game, "--games", "6", "--players",
-                                        str(players), "--seed", "2", "--db", str(db),
+        res = CliRunner().invoke(main, ["simulate", game, "--games", str(games), "--players",
+                                        str(players), "--seed", str(seed), "--db", str(db),
                                         "--no-progress", *extra], catch_exceptions=False)
         assert res.exit_code == 0, res.output
         runs[game] = res.stdout.splitlines()[0]
-    return db, runs
+    return runs
+
+
+@pytest.fixture(scope="module")
+def mixed(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    db = tmp_path_factory.mktemp("mixed") / "mixed.duckdb"
+    return db, build_mixed_db(db, games=6, seed=2)
 
 
 def _open(db: Path, page: str, run: str, monkeypatch) -> AppTest:

@@ -7,15 +7,20 @@ from engine.games.cave_colony import cards as C
 BLUE, GREEN = 3, 2
 
 
-def _meet(s):
-    seat = s.cur
-    other = (seat + 1) % s.n
+def _on_one_tile(s, blue, green):
+    """Workers `blue` and `green` rest on one tile, carrying one gem of that colour each."""
     here = lay(s, cell(s, 4, 2), "four_way", "NESW")
-    s.pos[seat] = s.pos[other] = here
-    s.carry[seat * 5 + BLUE] = 1
-    s.carry[other * 5 + GREEN] = 1
+    s.pos[blue] = s.pos[green] = here
+    s.carry[blue * 5 + BLUE] = 1
+    s.carry[green * 5 + GREEN] = 1
     s.gem_supply[BLUE] -= 1
     s.gem_supply[GREEN] -= 1
+
+
+def _meet(s):
+    """The current worker (blue) and the next one (green) on one tile."""
+    seat, other = s.cur, (s.cur + 1) % s.n
+    _on_one_tile(s, seat, other)
     return seat, other
 
 
@@ -107,12 +112,7 @@ def _two_others_on_a_tile(s):
     """The two workers after the current one rest on one tile, one blue and one green gem."""
     seat = s.cur
     a, b = (seat + 1) % s.n, (seat + 2) % s.n
-    here = lay(s, cell(s, 4, 2), "four_way", "NESW")
-    s.pos[a] = s.pos[b] = here
-    s.carry[a * 5 + BLUE] = 1
-    s.carry[b * 5 + GREEN] = 1
-    s.gem_supply[BLUE] -= 1
-    s.gem_supply[GREEN] -= 1
+    _on_one_tile(s, a, b)
     return seat, a, b
 
 

@@ -4,7 +4,7 @@ from engine.games.underhaven import scoring
 from engine.games.underhaven.scoring import (cluster_value, majorities, resources_rep,
                                              specialists_rep, trapezoid_end)
 
-from uh_helpers import explore, put
+from uh_helpers import example_91_board, explore, put
 
 
 def test_step1_unlocked_specialists_four_each_at_most_twelve():
@@ -82,29 +82,7 @@ def test_scoring_example_91_on_a_board(game, rules, make_state):
     play; 2 unlocked specialists (8); majority in 4 octagons (12); a connected cluster of
     mines 2 + 3 + 5 with a +3 Mine card, times 3 (39); a single magma building with a +3
     magma card and a single starting building (0 rep) with a +5 card (8); 6 resources (1)."""
-    mine = next(c.id for c in rules.market_cards if c.bonus_terrain == "mine")
-    magma = next(c.id for c in rules.market_cards if c.bonus_terrain == "magma")
-    start = next(c for c in rules.market_cards if c.bonus_terrain == "starting")
-    assert start.bonus == 5            # the starting-building icon card (N5), not a faked one
-    start = start.id
-    r = game.load_rules(sets=[f"market_cards.{mine}.bonus=3", f"market_cards.{magma}.bonus=3",
-                              "buildings.large_mine.rep=3"]).model
-    s = make_state(rules_=r)
-    p = s.players[0]
-    for sp in range(len(s.owner)):
-        s.bld[sp], s.owner[sp] = None, -1
-    explore(s, 2, ("mine", "mine", "water", "tech"))
-    explore(s, 3, ("tech", "tech", "water", "mine"))
-    explore(s, 7, ("magma", "water", "water", "water"))
-    explore(s, 9, ("greenery", "water", "water", "water"))
-    put(s, 8, "small_mine", 0)        # rep 2
-    put(s, 15, "large_mine", 0)       # rep 3 (this test's rules)
-    put(s, 9, "crystal_mine", 0)      # rep 5: touches N of its octagon and W of octagon 3
-    put(s, 28, "goods_smelter", 0)    # a single magma building
-    put(s, 36, "start_farm", 0)       # the single starting building, 0 rep
-    p.bought = [mine, magma, start]
-    p.perm = ["red", "blue"]
-    p.res, p.pt, p.tg, p.energy = [2, 1, 0], 2, 1, 0
+    s, p = example_91_board(game, rules, make_state)
     b = scoring.end_breakdown(s, 0)
     assert (b["end_specialists"], b["end_majorities"], b["end_clusters"], b["end_singles"],
             b["end_resources"]) == (8, 12, 39, 8, 1)

@@ -9,7 +9,7 @@ import pytest
 
 from engine.games.underhaven import scoring
 
-from uh_helpers import explore, put
+from uh_helpers import example_91_board, explore, put
 
 EXAMPLE_TILE = ("water", "greenery", "residential", "mine")   # "a mix of four terrain types"
 
@@ -154,27 +154,7 @@ def test_scoring_example_91_played_to_the_end_rb816_818(game, rules, make_state)
     on the board of `test_underhaven_scoring.py`, reached by playing the last decision of
     the last round: the turn ends, the round ends on the last space of the turn die, and the
     game's own final scoring gives 91."""
-    mine = next(c.id for c in rules.market_cards if c.bonus_terrain == "mine")
-    magma = next(c.id for c in rules.market_cards if c.bonus_terrain == "magma")
-    start = next(c.id for c in rules.market_cards if c.bonus_terrain == "starting")
-    r = game.load_rules(sets=[f"market_cards.{mine}.bonus=3", f"market_cards.{magma}.bonus=3",
-                              "buildings.large_mine.rep=3"]).model
-    s = make_state(rules_=r)
-    p = s.players[0]
-    for sp in range(len(s.owner)):
-        s.bld[sp], s.owner[sp] = None, -1
-    explore(s, 2, ("mine", "mine", "water", "tech"))
-    explore(s, 3, ("tech", "tech", "water", "mine"))
-    explore(s, 7, ("magma", "water", "water", "water"))
-    explore(s, 9, ("greenery", "water", "water", "water"))
-    put(s, 8, "small_mine", 0)                  # 2
-    put(s, 15, "large_mine", 0)                 # 3
-    put(s, 9, "crystal_mine", 0)                # 5
-    put(s, 28, "goods_smelter", 0)              # a single magma building
-    put(s, 36, "start_farm", 0)                 # the single starting building, 0 rep
-    p.bought = [mine, magma, start]
-    p.perm = ["red", "blue"]
-    p.res, p.pt, p.tg, p.energy = [2, 1, 0], 2, 1, 0
+    s, p = example_91_board(game, rules, make_state)
     p.hand, p.discard, p.slot = [], [], None
     s.score(p, "buildings", 23 - p.rep)         # "Atli has gained 23 reputation"
     s.die_left = 0                              # the turn die at the end of its track

@@ -19,3 +19,33 @@ def only(s, frame):
     s.stack = [frame]
     s.agenda = []
     return s
+
+
+def example_91_board(game, rules, make_state):
+    """The board of the rulebook's End Game Scoring example (RB:816-818), seat 0's: a connected
+    cluster of mines 2 + 3 + 5 with a +3 Mine card, a single magma building with a +3 magma
+    card, the single starting building with the +5 starting-icon card, 2 unlocked specialists,
+    majorities in 4 octagons, 6 resources.  Returns (state, seat 0's player)."""
+    mine = next(c.id for c in rules.market_cards if c.bonus_terrain == "mine")
+    magma = next(c.id for c in rules.market_cards if c.bonus_terrain == "magma")
+    start = next(c for c in rules.market_cards if c.bonus_terrain == "starting")
+    assert start.bonus == 5            # the starting-building icon card (N5), not a faked one
+    r = game.load_rules(sets=[f"market_cards.{mine}.bonus=3", f"market_cards.{magma}.bonus=3",
+                              "buildings.large_mine.rep=3"]).model
+    s = make_state(rules_=r)
+    p = s.players[0]
+    for sp in range(len(s.owner)):
+        s.bld[sp], s.owner[sp] = None, -1
+    explore(s, 2, ("mine", "mine", "water", "tech"))
+    explore(s, 3, ("tech", "tech", "water", "mine"))
+    explore(s, 7, ("magma", "water", "water", "water"))
+    explore(s, 9, ("greenery", "water", "water", "water"))
+    put(s, 8, "small_mine", 0)        # rep 2
+    put(s, 15, "large_mine", 0)       # rep 3 (these rules)
+    put(s, 9, "crystal_mine", 0)      # rep 5: touches N of its octagon and W of octagon 3
+    put(s, 28, "goods_smelter", 0)    # a single magma building
+    put(s, 36, "start_farm", 0)       # the single starting building, 0 rep
+    p.bought = [mine, magma, start.id]
+    p.perm = ["red", "blue"]
+    p.res, p.pt, p.tg, p.energy = [2, 1, 0], 2, 1, 0
+    return s, p
