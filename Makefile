@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml | $(BIN)/python
 install: $(STAMP)
 
 simulate: $(STAMP)
-	@echo "==> Simulating $(DEMO_GAMES) greedy 4-player Glimmerdeep games into $(DB) (about 4-5 minutes on 2 cores; a progress bar follows)"
+	@echo "==> Simulating $(DEMO_GAMES) greedy 4-player Glimmerdeep games into $(DB) (about 1 minute on 2 idle cores, several when busy; a progress bar follows)"
 	$(BIN)/delve simulate glimmerdeep --games $(DEMO_GAMES) --players 4 --bots greedy --seed 1 --jobs 2 --db $(DB) --label demo
 
 dashboard: $(STAMP)
