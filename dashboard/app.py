@@ -37,6 +37,7 @@ PAGES = [
     st.Page(_HERE / "app_pages" / "report.py", title="Report", icon=":material/description:"),
     st.Page(_HERE / "app_pages" / "whatif.py", title="What-if", icon=":material/science:"),
     st.Page(_HERE / "app_pages" / "checks.py", title="Checks", icon=":material/rule:"),
+    st.Page(_HERE / "app_pages" / "playtests.py", title="Playtests", icon=":material/groups:"),
 ]
 
 page = st.navigation(PAGES)

@@ -8,6 +8,8 @@
     cheap = base.paired(sets=["game.rounds=4"], label="four rounds")   # same games, new rules
     api.compare(base, cheap).table       # B - A per faction and seat, intervals, Holm p
     base.figure("faction_win_rates")     # any dashboard figure (the same Plotly builders)
+    db.import_playtests("glimmerdeep", "my_playtests.csv")   # games people played
+    db.playtest_findings("glimmerdeep")  # which bot tier plays like them, do verdicts agree
 
 The surface is this module's `__all__`: `simulate`, `open_db`, `compare`, `FIGURES`, and the
 `Database` and `Run` handles.  Where it lives: the API draws figures, so it sits above the
@@ -70,6 +72,38 @@ class Database:
         """A run by id, unique prefix of one, or 'latest'."""
         from pipelines.store import resolve_run
         return Run(self, resolve_run(self.path, run)["run_id"])
+
+    # -- playtests (games people played; pipelines/playtests) -------------------------------
+    def import_playtests(self, game: str, file: str | os.PathLike, label: str | None = None) -> str:
+        """Check a playtest table (.csv or .xlsx) and store it; its id (the same table twice is
+        stored once).  A bad row raises a DelveError naming the file, row and column."""
+        from pipelines.playtests import load_file
+        from pipelines.playtests.store import import_playtest
+        return import_playtest(self.path, load_file(game, file), label=label).playtest_id
+
+    def playtests(self, game: str | None = None) -> pl.DataFrame:
+        """The imported playtest files: id, game, label, games, player counts, rules."""
+        from pipelines.playtests.store import list_playtests
+        return pl.DataFrame(list_playtests(self.path, game))
+
+    def playtest_comparison(self, game: str, players: int | None = None):
+        """The playtests of `game` (the player count most of them have, or `players`) beside
+        every bot tier on the same rules and player count: `.rates`, `.scores`, `.categories`,
+        `.agreement` (polars frames), `.closest_scores`; `playtest_findings` words it."""
+        from engine.core.errors import DelveError
+        from pipelines.playtests.compare import compare
+        from pipelines.playtests.data import Slice, default_slice, load_slice, with_maps
+        s = default_slice(self.path, game)
+        if s is None:
+            raise DelveError(f"No playtests of {game} in '{self.path}': import_playtests first")
+        if players is not None:
+            s = with_maps(self.path, Slice(game, s.rules_hash, players))
+        return compare(load_slice(self.path, s))
+
+    def playtest_findings(self, game: str, players: int | None = None) -> list[str]:
+        """The Playtests page's findings, as sentences."""
+        from pipelines.playtests.words import sentences
+        return sentences(self.playtest_comparison(game, players), _labels(game) or {})
 
 
 def open_db(path: str | os.PathLike = "data/delve.duckdb") -> Database:

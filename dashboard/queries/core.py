@@ -39,6 +39,7 @@ CACHE_TTL_S = 3
 ANALYSIS_TTL_S = 3600
 
 CONTRACT_TABLES = ("runs", "games", "players", "moves", "score_events", "map_cells")
+PLAYTEST_TABLES = ("playtests", "playtest_players", "playtest_score_events")
 
 
 class DashboardDataError(Exception):
@@ -231,6 +232,7 @@ SELECT view_name FROM duckdb_views() WHERE schema_name = 'main' AND NOT internal
 
 
 def existing_tables(db: str | Path) -> set[str]:
-    """Which of the contract tables exist in the database (uncached: a cheap catalogue read)."""
+    """Which of the contract tables (and the playtest tables) exist in the database (uncached:
+    a cheap catalogue read)."""
     frame = read_frame(db, _TABLES_SQL)
-    return set(frame["table_name"].to_list()) & set(CONTRACT_TABLES)
+    return set(frame["table_name"].to_list()) & (set(CONTRACT_TABLES) | set(PLAYTEST_TABLES))

@@ -198,6 +198,10 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     tiers = tier_section(db, rid, v, prefix)
     if tiers is not None:
         sections.append(tiers)
+    from .playtests import playtest_section
+    humans = playtest_section(db, run, prefix)
+    if humans is not None:
+        sections.append(humans)
     sections.append(scoring)
     maps = options["maps"]
     map_section = Section(f"{prefix}Map", notes=["Moves per player-game on each cell, all players."])

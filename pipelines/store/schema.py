@@ -52,6 +52,36 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
     ),
 }
 
+# Designers' own playtests (human games), beside the simulated ones and of the same shape:
+# `playtests` is one played game (as `games`, with the import it came from), `playtest_players`
+# one seat (as `players`), `playtest_score_events` one noted category total (as `score_events`,
+# step and round NULL: a playtest notes final totals).  `playtest_id` names one imported file.
+# Written by `delve playtests import` (pipelines/playtests/store.py); public like the six above.
+PLAYTEST_SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
+    "playtests": (
+        ("playtest_id", "VARCHAR"), ("game_id", "INTEGER"), ("game", "VARCHAR"),
+        ("label", "VARCHAR"), ("source_file", "VARCHAR"), ("content_hash", "VARCHAR"),
+        ("imported_at", "TIMESTAMP"), ("game_key", "VARCHAR"), ("played_on", "DATE"),
+        ("event", "VARCHAR"), ("game_number", "INTEGER"), ("n_players", "INTEGER"),
+        ("map", "VARCHAR"), ("variant", "VARCHAR"), ("rules_hash", "VARCHAR"),
+        ("rounds", "INTEGER"), ("winner_seat", "INTEGER"), ("tie", "BOOLEAN"),
+    ),
+    "playtest_players": (
+        ("playtest_id", "VARCHAR"), ("game_id", "INTEGER"), ("seat", "INTEGER"),
+        ("faction", "VARCHAR"), ("player", "VARCHAR"), ("score", "INTEGER"), ("rank", "INTEGER"),
+        ("won", "BOOLEAN"), ("notes", "VARCHAR"),
+    ),
+    "playtest_score_events": (
+        ("playtest_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"),
+        ("round", "INTEGER"), ("seat", "INTEGER"), ("category", "VARCHAR"), ("points", "INTEGER"),
+    ),
+}
+
+PLAYTEST_KEYS: dict[str, tuple[str, ...]] = {
+    "playtests": ("playtest_id", "game_id"),
+    "playtest_players": ("playtest_id", "game_id", "seat"),
+}
+
 _ARROW = {"VARCHAR": pa.string(), "INTEGER": pa.int32(), "BIGINT": pa.int64(),
           "UBIGINT": pa.uint64(), "DOUBLE": pa.float64(), "BOOLEAN": pa.bool_(),
           "TIMESTAMP": pa.timestamp("us"), "JSON": pa.string()}

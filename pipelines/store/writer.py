@@ -23,11 +23,12 @@ import pyarrow as pa
 
 from . import aggregates
 from .connect import StoreError, WriterInstance, check_db_path, connect_read, is_lock_error
-from .schema import BATCH_TABLES, PRIMARY_KEYS, SCHEMA, to_arrow, to_arrow_subset
+from .schema import (BATCH_TABLES, PLAYTEST_KEYS, PLAYTEST_SCHEMA, PRIMARY_KEYS, SCHEMA, to_arrow,
+                     to_arrow_subset)
 
 #: The contract's tables and the aggregates the writer maintains beside them (issue 16).
-_TABLES = {**SCHEMA, **aggregates.SCHEMA}
-_KEYS = {**PRIMARY_KEYS, **aggregates.PRIMARY_KEYS}
+_TABLES = {**SCHEMA, **PLAYTEST_SCHEMA, **aggregates.SCHEMA}
+_KEYS = {**PRIMARY_KEYS, **PLAYTEST_KEYS, **aggregates.PRIMARY_KEYS}
 #: Batch writes of a run between two compactions of its aggregates' delta rows.
 COMPACT_EVERY = 64
 #: The least time the file stays free between two writes of this process: a reader (the

@@ -7,6 +7,7 @@ is set (CI installs it via .ci/run) and skips otherwise.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import signal
@@ -93,9 +94,9 @@ def serving(cmd: list[str], port: int, log: Path, env: dict[str, str]) -> Iterat
             proc.wait()
 
 
-@pytest.fixture
-def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
-    """A real Streamlit server on a free local port, reading the fixture database."""
+@contextlib.contextmanager
+def serving_app(db: Path, tmp_path: Path) -> Iterator[str]:
+    """The dashboard on a real Streamlit server, a free local port, reading `db`; its URL."""
     port = _free_port()
     env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}  # --db must win
     cmd = [
@@ -105,9 +106,16 @@ def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
         "--server.port", str(port),
         "--server.fileWatcherType", "none",
         "--browser.gatherUsageStats", "false",
-        "--", "--db", str(fixture_db),
+        "--", "--db", str(db),
     ]
     with serving(cmd, port, tmp_path / "streamlit.log", env) as url:
+        yield url
+
+
+@pytest.fixture
+def streamlit_server(fixture_db: Path, tmp_path: Path) -> Iterator[str]:
+    """A real Streamlit server on a free local port, reading the fixture database."""
+    with serving_app(fixture_db, tmp_path) as url:
         yield url
 
 

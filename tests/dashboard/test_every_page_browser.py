@@ -4,19 +4,17 @@ each page of each game renders its title and shows no exception and no error box
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import pytest
 
-from dashfix import REPO
-from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _free_port, _require_chromium,
-                                    serving)
+from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _require_chromium,
+                                    serving_app)
 from test_every_page_every_game import build_mixed_db
 
 TITLES = {"runs": "Runs", "factions": "Factions", "scoring": "Scoring", "map": "Map",
-          "replay": "Replay", "whatif": "What-if", "checks": "Checks", "report": "Report"}
+          "replay": "Replay", "whatif": "What-if", "checks": "Checks", "report": "Report",
+          "playtests": "Playtests"}
 
 
 @pytest.mark.browser
@@ -26,14 +24,8 @@ def test_every_page_of_every_game_in_chromium(tmp_path: Path):
 
     db = tmp_path / "mixed.duckdb"
     runs = build_mixed_db(db, games=4, seed=5)
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),
-           "--server.headless", "true", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false", "--", "--db", str(db)]
     problems = []
-    with serving(cmd, port, tmp_path / "streamlit.log", env) as url, sync_playwright() as p:
+    with serving_app(db, tmp_path) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1400})

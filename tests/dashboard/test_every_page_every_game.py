@@ -14,7 +14,7 @@ from streamlit.testing.v1 import AppTest
 
 from delve.cli import main
 
-PAGES = ("runs", "factions", "scoring", "map", "replay", "whatif", "checks", "report")
+PAGES = ("runs", "factions", "scoring", "map", "replay", "whatif", "checks", "report", "playtests")
 RUNS = {  # game: (players, extra arguments)
     "glimmerdeep": (4, ()),
     "underhaven": (3, ()),

@@ -4,16 +4,13 @@ background `delve simulate --paired-with`), watch it finish, read the comparison
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 from pathlib import Path
 
 import pytest
 
-from dashfix import REPO
-from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _free_port, _require_chromium,
-                                    serving)
+from test_dashboard_browser import (CHROMIUM, CHROMIUM_ARGS, _require_chromium,
+                                    serving_app)
 from whatif_fixtures import build_whatif_db
 
 RUN_TIMEOUT_MS = 180_000
@@ -25,13 +22,7 @@ def test_launch_and_compare_in_chromium(tmp_path: Path):
     from playwright.sync_api import expect, sync_playwright
 
     fx = build_whatif_db(tmp_path / "w.duckdb")
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if k != "DELVE_DB"}
-    cmd = [sys.executable, "-m", "streamlit", "run", str(REPO / "dashboard" / "app.py"),
-           "--server.headless", "true", "--server.address", "127.0.0.1",
-           "--server.port", str(port), "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false", "--", "--db", str(fx["db"])]
-    with serving(cmd, port, tmp_path / "streamlit.log", env) as url, sync_playwright() as p:
+    with serving_app(fx["db"], tmp_path) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 1600})

@@ -66,3 +66,6 @@ def test_the_walkthrough_runs_in_a_real_kernel(tmp_path, monkeypatch):
     assert "(64, " in text                                           # 16 games x 4 seats
     text, _ = _outputs(_cell(nb, "db.runs()"))
     assert "shape: (2, 6)" in text and text.count("&quot;done&quot;") == 2   # both runs, done
+
+    text, _ = _outputs(_cell(nb, 'pid = db.import_playtests('))          # issue 30
+    assert "pt-glimmerdeep-" in text and "look most like greedy" in text, text
