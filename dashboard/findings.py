@@ -7,19 +7,23 @@ and the number of games; no query, no Streamlit, so the page, the HTML report an
 What a sentence may claim is exactly what the statistics support:
 - a faction is "too strong" / "too weak" only when its 95% Wilson interval excludes the fair
   share after Holm's correction over the factions (the page's `significant` mark);
-- a faction or the first player whose mark is not set is "no evidence of ..." — never "fair",
-  since absence of evidence is not evidence of balance; the sentence then says how many games
-  would resolve the gap seen (the games at which an interval around the observed rate, at the
-  Bonferroni level of the Holm-corrected rows, would be narrower than the gap between it and
-  the fair share, never less than 2 points);
+- a faction is "balanced within ±margin" only when the equivalence test (two one-sided exact
+  tests, Holm over the factions; `pipelines.stats.verdicts`) shows its win rate within the
+  margin of the fair share; "every faction is balanced" is the intersection of those claims;
+- any other faction is "not yet known": the sentence quotes its simultaneous interval (the
+  Bonferroni Clopper-Pearson interval over the factions, the one that agrees with the marks,
+  audit N8) and the games that would settle it at 80% power, planned from the margin (never
+  from the difference observed, audit N3);
+- the first player without a mark is "no evidence of an advantage ..." with the games that would
+  tell an advantage of the margin at 80% power;
 - every sentence carries its interval and the games behind it.
 - where the points come from: for the score category whose points differ most between factions,
   the faction it brings the least (and the most) of their points, each with its interval; "the
   least of any faction" is said plainly only when the gap to the next faction is significant at
   the Bonferroni level over the categories scanned, otherwise the sentence says it is not clear.
 Sentences are ordered by importance: a significant imbalance first (largest gap first), then
-the first player's advantage, then what the evidence cannot settle yet, then where points come
-from.
+the factions shown balanced, the first player's advantage, then what the evidence cannot settle
+yet, then where points come from.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import math
 from dataclasses import dataclass
 from statistics import NormalDist
 from typing import Any, Mapping, Sequence
+
+from pipelines.stats.verdicts import BALANCED, DEFAULT_MARGIN, STRONG, WEAK, verdict_columns
 
 #: z of a two-sided 95% interval (the page's intervals).
 Z95 = 1.959963984540054
@@ -64,16 +70,19 @@ def _round_up(n: float) -> int:
 
 
 def games_needed(rate: float, fair: float, player_games: int, n_games: int,
-                 tests: int = 1) -> int:
-    """Games after which an interval around `rate` would be narrower (each side) than the gap
-    to `fair` (at least MIN_GAP): p(1-p) z^2 / gap^2 player-games, turned into games by the
-    run's own ratio of this faction's player-games to games.  With `tests` > 1 (the rows Holm's
-    correction runs over) z is Bonferroni's 1 - 0.05/(2 tests) quantile, the strictest level
-    Holm's step-down uses, so the estimate does not promise significance too early."""
-    gap = max(abs(rate - fair), MIN_GAP)
-    p = min(max(rate, 0.01), 0.99)
-    z = Z95 if tests <= 1 else NormalDist().inv_cdf(1 - 0.05 / (2 * tests))
-    needed_pg = p * (1 - p) * z ** 2 / gap ** 2
+                 tests: int = 1, margin: float | None = None, power: float = 0.8) -> int:
+    """Games at which the two-sided test of the fair share (at the Bonferroni level of the
+    `tests` Holm-corrected rows) has `power` against a true rate off by `margin` (by the gap
+    seen, at least MIN_GAP, when no margin is given): (z_a sqrt(p0 q0) + z_b sqrt(p1 q1))^2 /
+    gap^2 player-games (the variance under the null for the level, under the alternative for
+    the power), turned into games by the run's own ratio of this faction's player-games to
+    games.  (Audit N3: the old estimate had 50% power.)"""
+    gap = margin if margin is not None else max(abs(rate - fair), MIN_GAP)
+    p0 = min(max(fair, 0.01), 0.99)
+    p1 = min(max(p0 + gap, 0.01), 0.99)
+    z_a = NormalDist().inv_cdf(1 - 0.05 / (2 * max(tests, 1)))
+    z_b = NormalDist().inv_cdf(power)
+    needed_pg = (z_a * math.sqrt(p0 * (1 - p0)) + z_b * math.sqrt(p1 * (1 - p1))) ** 2 / gap ** 2
     per_game = player_games / max(n_games, 1)
     return _round_up(needed_pg / max(per_game, 1e-9))
 
@@ -196,7 +205,8 @@ def undecided_sentence(info: Mapping[str, Any], what: str = "Win rates") -> str:
 def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | None = None,
              labels: Mapping[str, str] | None = None,
              categories: Any = None, bots: Sequence[str] | None = None,
-             bot: str | None = None, undecided: Mapping[str, Any] | None = None) -> list[Finding]:
+             bot: str | None = None, undecided: Mapping[str, Any] | None = None,
+             margin: float | None = None, alpha: float = 0.05) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
@@ -210,7 +220,9 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     different bots and the first player's sentence says its rate mixes seat and skill);
     `undecided`: the games without a winner ({games, undecided, share, low, high},
     queries.factions.undecided_share): when there are any, the first finding says how many, and
-    the verdicts rest on the decided games."""
+    the verdicts rest on the decided games; `margin`: the smallest imbalance that matters
+    (win-rate points as a fraction; default ±3 points, `pipelines.stats.verdicts`); `alpha`:
+    the level of each verdict (a run grown until settled spends it over its looks)."""
     out: list[Finding] = []
     if undecided and undecided.get("undecided"):
         share = float(undecided["share"])
@@ -230,18 +242,42 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     mixes = (f" (the seats are played by different bots, {', '.join(kinds)}: this mixes the "
              f"seat with the bots' skill)" if len(kinds) > 1 else "")
     rows = [r for r in _rows(rates) if _ok(r.get("win_rate"), r.get("low"), r.get("high"))]
-    quiet = []
+    m = DEFAULT_MARGIN if margin is None else float(margin)
+    if rows:
+        cols = verdict_columns([r["wins"] if _ok(r.get("wins")) else r["win_rate"] * r["games"]
+                                for r in rows], [r["games"] for r in rows],
+                               [r["fair_share"] for r in rows], [r["win_rate"] for r in rows],
+                               [bool(r.get("significant")) for r in rows], margin=m, alpha=alpha,
+                               total_games=n_games)
+        rows = [{**r, "verdict": v, "more_games": g, "p_tost": pt}
+                for r, v, g, pt in zip(rows, cols["verdict"], cols["more_games"], cols["p_tost"])]
+    balanced, unknown = [], []
     for r in rows:
         name, fair = _name(labels, r["faction"]), r["fair_share"]
         gap = r["win_rate"] - fair
-        if r.get("significant"):
-            verdict = "too strong" if gap > 0 else "too weak"
+        if r["verdict"] in (STRONG, WEAK):
             out.append(Finding(
                 f"{_win(name)} {_pct(r['win_rate'])} {_interval(r['low'], r['high'])} {of_games} "
-                f"against a fair {_pct(fair)} ({_games(int(r['games']))} with {name}): {verdict}.",
-                "faction", 2.0 + abs(gap), True))
+                f"against a fair {_pct(fair)} ({_games(int(r['games']))} with {name}): "
+                f"{r['verdict']}.", "faction", 2.0 + abs(gap), True))
+        elif r["verdict"] == BALANCED:
+            balanced.append(r)
         else:
-            quiet.append(r)
+            unknown.append(r)
+    within = f"within ±{100 * m:.0f} points"
+    test = (f"equivalence test, Holm over the {len(rows)} factions" if alpha == 0.05 else
+            f"equivalence test at level {alpha:.2g} per faction, Holm over the {len(rows)} factions")
+    if balanced:
+        fair = balanced[0]["fair_share"]
+        listed = ", ".join(f"{_name(labels, r['faction'])} {_pct(r['win_rate'])} "
+                           f"{_interval(r['low'], r['high'])}" for r in balanced)
+        if len(balanced) == len(rows):
+            text = (f"Every faction is balanced {within} of the fair {_pct(fair)}{in_games}: "
+                    f"{listed} ({test}; {_games(n_games)}).")
+        else:
+            text = (f"Balanced {within} of the fair {_pct(fair)}{in_games}: {listed} ({test}; "
+                    f"{_games(n_games)}).")
+        out.append(Finding(text, "balanced", 1.4 if len(balanced) == len(rows) else 1.1, True))
     first = next((r for r in _rows(seats) if r.get("kind") == "turn order"
                   and r.get("position") == 0 and _ok(r.get("rate"), r.get("low"), r.get("high"))),
                  None)
@@ -255,48 +291,34 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
                                1.5 + abs(gap), True))
         else:
             orders = sum(1 for r in _rows(seats) if r.get("kind") == "turn order")
-            n = games_needed(first["rate"], first["fair_share"], first["games"], n_games, orders)
-            more = (f"; settling a gap of {_points(gap)} would take about {n:,} games"
-                    if n > n_games else "")
+            n = games_needed(first["rate"], first["fair_share"], first["games"], n_games, orders,
+                             margin=m)
+            more = (f"; telling an edge of {100 * m:.0f} points would take about {n:,} games "
+                    f"(80% power)" if n > n_games else "")
             out.append(Finding(
                 f"{head}: no evidence of an advantage or a disadvantage of moving first{more}"
                 f"{mixes}.",
                 "first_player", 0.5 + abs(gap), False))
-    if quiet:
-        lo = min(quiet, key=lambda r: (r["win_rate"], r["faction"]))
-        hi = max(quiet, key=lambda r: (r["win_rate"], r["faction"]))
-        fair = quiet[0]["fair_share"]
-        if len(quiet) == 1:
-            name = _name(labels, lo["faction"])
-            who, span = _win(name), f"{_pct(lo['win_rate'])} {_interval(lo['low'], lo['high'])}"
-            verdict, within = f"{name} cannot be called too strong or too weak yet", name
+    if unknown:
+        fair = unknown[0]["fair_share"]
+        sim = all(_ok(r.get("low_sim"), r.get("high_sim")) for r in unknown)
+        lo_k, hi_k = ("low_sim", "high_sim") if sim else ("low", "high")
+        listed = ", ".join(f"{_name(labels, r['faction'])} {_pct(r['win_rate'])} "
+                           f"{_interval(r[lo_k], r[hi_k])}" for r in unknown)
+        kind = (f"simultaneous 95% intervals over the {len(rows)} factions" if sim
+                else "95% intervals")
+        more = max((r["more_games"] for r in unknown if _ok(r["more_games"])), default=math.nan)
+        settle = (f" About {_round_up(more):,} more games would settle "
+                  f"{'it' if len(unknown) == 1 else 'them'} (80% power if a faction is fair or off "
+                  f"by the margin; planned from the margin, not from the gaps seen)."
+                  if _ok(more) and more > 0 else "")
+        if len(unknown) == len(rows):
+            text = (f"No faction is shown balanced {within} of the fair {_pct(fair)}, nor too strong "
+                    f"or too weak, yet{in_games}: {listed} ({kind}; {_games(n_games)}).{settle}")
         else:
-            who = ("any faction wins" if len(quiet) == len(rows)
-                   else f"the other {len(quiet)} factions win")
-            span = (f"from {_name(labels, lo['faction'])} {_pct(lo['win_rate'])} "
-                    f"{_interval(lo['low'], lo['high'])} to {_name(labels, hi['faction'])} "
-                    f"{_pct(hi['win_rate'])} {_interval(hi['low'], hi['high'])}")
-            verdict = "none of them can be called too strong or too weak yet"
-            within = "every faction" if len(quiet) == len(rows) else "the other factions"
-        out.append(Finding(
-            f"No evidence that {who} more or less than the fair {_pct(fair)}{in_games} ({span}; "
-            f"{_games(n_games)}): {verdict}.", "no_evidence", 1.0, False))
-        widest = max(quiet, key=lambda r: (abs(r["win_rate"] - r["fair_share"]), r["faction"]))
-        gap = widest["win_rate"] - widest["fair_share"]
-        n = games_needed(widest["win_rate"], widest["fair_share"], widest["games"], n_games,
-                         len(rows))
-        if n > n_games and abs(gap) >= MIN_GAP:
-            out.append(Finding(
-                f"To tell whether {_poss(_name(labels, widest['faction']))} "
-                f"{_pct(widest['win_rate'])} really differs from the fair "
-                f"{_pct(widest['fair_share'])} (a gap of {_points(gap)}), about {n:,} games would "
-                f"be needed; this run has {n_games:,}.", "more_games", 0.9, False))
-        elif n > n_games:
-            out.append(Finding(
-                f"So far {within} {'is' if within != 'the other factions' else 'are'} within "
-                f"{_points(MIN_GAP)} of the fair share; settling a gap of {_points(MIN_GAP)} "
-                f"would take about {n:,} games (this run has {n_games:,}).",
-                "more_games", 0.9, False))
+            text = (f"Not yet known{in_games}: {listed}: neither shown {within} of the fair "
+                    f"{_pct(fair)} nor shown to differ ({kind}; {_games(n_games)}).{settle}")
+        out.append(Finding(text, "no_evidence", 1.0, False))
     if categories is not None:
         out.extend(category_findings(categories, labels))
     out.sort(key=lambda f: -f.weight)

@@ -277,13 +277,36 @@ def undecided_table(frame: Any, key: str) -> None:
         })
 
 
+def margin_input(run: dict[str, Any]) -> float:
+    """The smallest imbalance that matters (win-rate points), from the URL (`?margin=3`), else
+    the game's (`data/balance/margins.toml`); a field beside the findings changes it."""
+    from pipelines.stats.verdicts import margin_for
+    default = 100 * margin_for(run.get("game"))
+    try:
+        wanted = float(st.query_params.get("margin", default))
+    except ValueError:
+        wanted = default
+    wanted = min(max(wanted, 0.5), 25.0)
+    points = st.number_input("Margin: the smallest imbalance that matters (win-rate points)",
+                             min_value=0.5, max_value=25.0, value=wanted, step=0.5,
+                             key="margin", help="A faction is 'balanced' when its win rate is "
+                             "shown within this many points of the fair share (an equivalence "
+                             "test); the game's default is in data/balance/margins.toml.")
+    if points != default:
+        st.query_params["margin"] = f"{points:g}"
+    elif "margin" in st.query_params:
+        del st.query_params["margin"]
+    return points / 100.0
+
+
 def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                   filters: dict[str, Any], categories: Any = None,
-                  undecided: dict | None = None) -> None:
+                  undecided: dict | None = None, margin: float | None = None) -> None:
     """The Factions page's "Findings" block: the statistics below in plain words
     (dashboard.findings), most important first."""
     from dashboard.findings import sentences
     from dashboard.labels import game_labels
+    from pipelines.stats.verdicts import run_alpha
     n_players = filters.get("n_players")
     # the bots that played the run (select_filters loaded the same options: a cache hit)
     options = load(qruns.filter_options, str(db_path()), run["run_id"], data_version(run))
@@ -292,11 +315,15 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
         st.markdown("\n".join(f"- {s}" for s in sentences(
             rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
             categories=categories, bots=(options or {}).get("bots"),
-            bot=filters.get("bot"), undecided=undecided)))
-        st.caption("95% intervals; \"too strong\" or \"too weak\" only where the interval "
-                   "excludes the fair share after Holm's correction over the factions.  A "
-                   "verdict is about play by the bots named: measured balance moves with the "
-                   "players' skill (compare tiers: `delve simulate --tiers`).")
+            bot=filters.get("bot"), undecided=undecided, margin=margin,
+            alpha=run_alpha(run.get("config")))))
+        st.caption("\"Too strong\" or \"too weak\": the exact binomial test rejects the fair "
+                   "share after Holm's correction over the factions; \"balanced within ±m\": "
+                   "the equivalence test (two one-sided exact tests, Holm) shows the win rate "
+                   "within the margin; otherwise \"not yet known\", with the games that would "
+                   "settle it at 80% power.  A verdict is about play by the bots named: measured "
+                   "balance moves with the players' skill (compare tiers: `delve simulate "
+                   "--tiers`).")
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:

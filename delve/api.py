@@ -241,11 +241,14 @@ class Run:
                                        **self._filters(n_players, map_id, bot))
 
     def findings(self, n_players: int | None = None, map_id: str | None = None,
-                 bot: str | None = None) -> list[str]:
-        """The Factions page's findings in plain words, most important first."""
+                 bot: str | None = None, margin: float | None = None) -> list[str]:
+        """The Factions page's findings in plain words, most important first; `margin`: the
+        smallest imbalance that matters (0.03 = ±3 points; default the game's,
+        data/balance/margins.toml)."""
         _quiet()
         from dashboard import queries
         from dashboard.findings import sentences
+        from pipelines.stats.verdicts import margin_for, run_alpha
         info = self.info()
         played = queries.filter_options(str(self.db.path), self.run_id,
                                         self._filters(n_players, map_id, bot)["version"])
@@ -255,7 +258,21 @@ class Run:
                          n_players=n_players or info.get("n_players"),
                          labels=_labels(info.get("game")),
                          bots=played["bots"], bot=bot,
-                         undecided=self.undecided(n_players, map_id, bot))
+                         undecided=self.undecided(n_players, map_id, bot),
+                         margin=margin if margin is not None else margin_for(info.get("game")),
+                         alpha=run_alpha(info.get("config")))
+
+    def verdicts(self, n_players: int | None = None, map_id: str | None = None,
+                 bot: str | None = None, margin: float | None = None) -> pl.DataFrame:
+        """Each faction's verdict: balanced within ±margin, too strong, too weak or not yet
+        known, with the equivalence test's Holm p and the games that would settle it."""
+        from pipelines.stats.verdicts import margin_for, run_alpha, with_verdicts
+        info = self.info()
+        undecided = self.undecided(n_players, map_id, bot)
+        decided = int(undecided["games"]) - int(undecided["undecided"])
+        return with_verdicts(self.faction_rates(n_players, map_id, bot),
+                             margin=margin if margin is not None else margin_for(info.get("game")),
+                             alpha=run_alpha(info.get("config")), total_games=decided)
 
     def figure(self, name: str, n_players: int | None = None, map_id: str | None = None,
                bot: str | None = None):

@@ -30,8 +30,10 @@ if rates is None:
 player_games = int(rates["games"].sum())
 undecided = ui.undecided_note(db, run_id, filters)
 decided = n_games - int(undecided.get("undecided") or 0)
+margin = ui.margin_input(run)
 ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters,
-                 ui.load(qs.category_by_faction, db, run_id, **filters), undecided=undecided)
+                 ui.load(qs.category_by_faction, db, run_id, **filters), undecided=undecided,
+                 margin=margin)
 
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(decided, player_games,
@@ -41,11 +43,19 @@ ui.rests_on(decided, player_games,
             "interval (Clopper-Pearson at 5%/factions) holds for all factions at once. A tied "
             "win counts 1/k for each of its k winners")
 st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
+from pipelines.stats.verdicts import run_alpha, with_verdicts  # noqa: E402
+
+judged = with_verdicts(rates, margin=margin, alpha=run_alpha(run.get("config")), total_games=decided)
 st.container(key="faction_rates_table").dataframe(
-    rates.select("faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
-                 "fair_share", "p_holm", "significant", "mean_score", "sd_score"),
+    judged.select("faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim",
+                  "high_sim", "fair_share", "p_holm", "significant", "p_tost_holm", "more_games",
+                  "mean_score", "sd_score"),
     hide_index=True,
-    column_config=ui.rate_columns(),
+    column_config={**ui.rate_columns(),
+                   "p_tost_holm": st.column_config.NumberColumn(
+                       f"equivalence Holm p (±{100 * margin:g} pts)", format="%.3g"),
+                   "more_games": st.column_config.NumberColumn("more games to settle (80% power)",
+                                                               format="%d")},
 )
 
 st.markdown("#### Final scores")

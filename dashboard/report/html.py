@@ -146,8 +146,11 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     from dashboard.findings import sentences
     from dashboard.labels import game_labels, relabel
 
+    from pipelines.stats.verdicts import margin_for, run_alpha, with_verdicts
+
     rid = run["run_id"]
     v = _version(run)
+    margin, alpha = margin_for(run.get("game")), run_alpha(run.get("config"))
     options = queries.filter_options(db, rid, v)   # the run's maps and the bots that played
     games = queries.games_count(db, rid, version=v)
     rates = queries.faction_rates(db, rid, version=v)
@@ -166,7 +169,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
-        bots=options["bots"], undecided=undecided))
+        bots=options["bots"], undecided=undecided, margin=margin, alpha=alpha))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
@@ -176,11 +179,18 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     terms, fitted = queries.strength_model(db, rid, version=v)
     factions.figures.append((f"Strength model (Plackett-Luce over the finishing order, with seat "
                              f"terms; {fitted:,} games)", charts.strength_forest(terms)))
+    factions.notes.append(f"Verdicts: 'balanced' = the equivalence test (two one-sided exact "
+                          f"tests, Holm over the factions) shows the win rate within ±"
+                          f"{100 * margin:g} points of the fair share (the game's margin, "
+                          f"data/balance/margins.toml); 'not yet known' = neither that nor a "
+                          f"difference, with the games that would settle it at 80% power.")
     factions.tables.append(_table(
-        rates, ["faction", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
-                "fair_share", "p_holm", "mean_score"],
+        with_verdicts(rates, margin=margin, alpha=alpha, total_games=decided),
+        ["faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim", "high_sim",
+         "fair_share", "p_holm", "p_tost_holm", "more_games", "mean_score"],
         {"wins": ".1f", "win_rate": ".1%", "low": ".1%", "high": ".1%", "low_sim": ".1%",
-         "high_sim": ".1%", "fair_share": ".1%", "mean_score": ".1f"}))
+         "high_sim": ".1%", "fair_share": ".1%", "mean_score": ".1f", "p_tost_holm": ".3g",
+         "more_games": ".0f"}))
 
     scoring = Section(f"{prefix}Scoring", notes=[f"Based on {games:,} games."])
     by_cat = relabel(queries.category_by_faction(db, rid, version=v), run)  # display names

@@ -47,8 +47,15 @@ from .base import db_option
               help="Replay RUN's exact seeds, seats and maps under these rules (paired comparison).")
 @click.option("--until-ci", type=click.FloatRange(min=0, min_open=True), default=None, metavar="W",
               help="Add --games games at a time until every faction's win-rate interval is < W.")
+@click.option("--until-settled", is_flag=True,
+              help="Add --games games at a time (rounded up to whole seating cycles) until every "
+                   "faction is balanced within the margin, too strong or too weak; the error of "
+                   "all the looks together is at most 5%.")
+@click.option("--margin", type=float, default=None, metavar="POINTS",
+              help="The smallest imbalance that matters, in win-rate points (default: the "
+                   "game's, data/balance/margins.toml, e.g. 3).")
 @click.option("--max-games", type=click.IntRange(min=1), default=20000, show_default=True,
-              help="Upper bound on games with --until-ci.")
+              help="Upper bound on games with --until-ci or --until-settled.")
 @click.option("--variant-name", default=None, help="Name of the variant (with --paired-with).")
 @click.option("--resume", "resume_run", default=None, metavar="RUN",
               help="Finish the interrupted run RUN (plays exactly its missing games).")
@@ -57,7 +64,8 @@ from .base import db_option
                    "seat that bot; the same seeds and seatings), grouped like a sweep.")
 def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
              factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
-             paired_with, until_ci, max_games, variant_name, resume_run, tiers):
+             paired_with, until_ci, until_settled, margin, max_games, variant_name, resume_run,
+             tiers):
     """Play a batch of seeded games of GAME with bots and write every move to the database.
     With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
     from pipelines.run.plan import make_plan
@@ -76,6 +84,18 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     if scheduler and backend != "dask":
         raise DelveError("--scheduler is only used with --backend dask")
     check_db_path(db)
+    if margin is not None and not until_settled:
+        raise DelveError("--margin is the margin of --until-settled (the pages and `delve checks` "
+                         "take their own): add --until-settled, or drop --margin")
+    if until_settled:  # grow until every faction's verdict is settled (pipelines/run/settle.py)
+        if paired_with or until_ci or tiers or backend != "loky":
+            raise DelveError("--until-settled grows one run on the loky backend: drop --paired-with, "
+                             "--until-ci, --tiers and --backend")
+        return simulate_until_settled(game, n_games=n_games, players=players, bots=bots,
+                                      seed=seed, variants=variants, sets=sets, map_id=map_id,
+                                      factions=factions, db=db, label=label, jobs=jobs,
+                                      chunk_size=chunk_size, no_log_moves=no_log_moves,
+                                      no_progress=no_progress, margin=margin, max_games=max_games)
     if paired_with or until_ci or variant_name:  # the what-if lab (delve/cli/lab.py)
         from delve.cli.lab import simulate_whatif
         return simulate_whatif(click.get_current_context().params)
@@ -105,6 +125,37 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     echo_rates(db, summary.run_id, 1.0 / plan.n_players)
     click.echo(seating_line(plan))
     exit_if_games_failed(summary)  # a game that raised: its seed and how to reproduce it
+
+
+def simulate_until_settled(game, *, n_games, players, bots, seed, variants, sets, map_id, factions,
+                           db, label, jobs, chunk_size, no_log_moves, no_progress, margin,
+                           max_games) -> None:
+    from pipelines.run.plan import make_plan
+    from pipelines.run.settle import grow_until_settled
+    from pipelines.stats.verdicts import check_margin, margin_for
+    from pipelines.store import Store
+    m = check_margin(margin / 100.0, "--margin") if margin is not None else margin_for(game)
+    plan_kwargs = dict(n_players=players, bots=bots, seed=seed, variants=variants, sets=sets,
+                       map=map_id, factions=factions)
+    probe = make_plan(game, n_games=1, **plan_kwargs)
+    config = {"game": game, "games": n_games, "players": players, "bots": bots, "seed": seed,
+              "jobs": jobs, "chunk_size": chunk_size, "variants": list(variants),
+              "sets": list(sets), "map": map_id, "factions": factions, "label": label,
+              "backend": "loky", "log_moves": not no_log_moves,
+              "game_modules": list(probe.game_modules)}
+    res = grow_until_settled(game, Store(db), margin=m, batch=n_games, max_games=max_games,
+                             plan_kwargs=plan_kwargs, label=label, config=config, jobs=jobs,
+                             chunk_size=chunk_size, log_moves=not no_log_moves,
+                             progress=not no_progress, echo=lambda t: click.echo(t, err=True))
+    click.echo(res.run_id)
+    state = ("settled" if res.settled else
+             "NOT settled (the next batch would pass --max-games): the open factions are not yet known")
+    click.echo(f"{res.n_games} games in {res.looks} looks, each at level {res.alpha_per_look:.2g}: "
+               f"{state}")
+    click.echo(f"{'faction':<20} {'win rate':>9}  verdict (margin ±{100 * m:g} points, "
+               f"equivalence Holm p)")
+    for f, (verdict, rate, p) in sorted(res.verdicts.items()):
+        click.echo(f"{f:<20} {rate:>9.1%}  {verdict} ({p:.3g})")
 
 
 def echo_rates(db, run_id: str, fair: float) -> None:

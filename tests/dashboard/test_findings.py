@@ -40,11 +40,13 @@ def test_clear_imbalances_come_first_with_interval_games_and_verdict():
     assert text[1] == ("Ironclads win 42% [40%, 45%] of 4-player games against a fair 25% "
                        "(1,500 games with Ironclads): too strong.")
     assert [f.significant for f in out[:2]] == [True, True]
-    # the others are "no evidence", never "fair"
-    quiet = next(f for f in out if f.kind == "no_evidence")
-    assert quiet.text.startswith("No evidence that the other 2 factions win more or less than "
-                                 "the fair 25% (from Gemwardens 25% [23%, 28%] to Nightbarons")
-    assert "fair." not in " ".join(text) and "balanced" not in " ".join(text)
+    # the others are shown within the margin (issue 29: equivalence, Holm over the factions),
+    # never merely "fair"
+    calm = next(f for f in out if f.kind == "balanced")
+    assert calm.text == ("Balanced within ±3 points of the fair 25%: Nightbarons 25% [23%, 28%], "
+                         "Gemwardens 25% [23%, 28%] (equivalence test, Holm over the 4 factions; "
+                         "1,500 games).")
+    assert "fair." not in " ".join(text) and not any(f.kind == "no_evidence" for f in out)
     first = next(f for f in out if f.kind == "first_player")
     assert first.text.startswith("The first player wins 27% [25%, 29%] against a fair 25% "
                                  "(1,500 games): no evidence of an advantage")
@@ -56,28 +58,36 @@ def test_a_run_where_nothing_is_significant_says_so_and_how_many_games_would_tel
     seats = _seats([52, 50, 49, 49], 200)
     assert not rates["significant"].any()
     text = sentences(rates, seats, n_games=200)
-    assert text[0] == ("No evidence that any faction wins more or less than the fair 25% (from "
-                       "D 24% [18%, 30%] to A 28% [22%, 34%]; 200 games): none of them can be "
-                       "called too strong or too weak yet.")
-    # at Bonferroni's level over the 4 factions (Holm's strictest): z = 2.50,
-    # 0.275 * 0.725 * 2.50^2 / 0.025^2 = 1,990 player-games = games here -> about 2,000
-    assert text[1] == ("To tell whether A's 28% really differs from the fair 25% (a gap of "
-                       "3 points), about 2,000 games would be needed; this run has 200.")
+    # neither difference nor equivalence shown: "not yet known", quoting the simultaneous
+    # (Bonferroni Clopper-Pearson) intervals that agree with the marks (audit N8), and the games
+    # that settle it planned from the ±3-point margin at 80% power (audit N3): Cohen's h of
+    # 28% against 25% is 0.0679; TOST at 0.05/4 per side with 90% power per side needs
+    # (2.24 + 1.28)^2 / h^2 = 2,684 player-games = games here: 2,485 more, about 2,500
+    assert text[0] == ("No faction is shown balanced within ±3 points of the fair 25%, nor too "
+                       "strong or too weak, yet: A 28% [20%, 36%], B 24% [17%, 32%], C 25% "
+                       "[18%, 33%], D 24% [16%, 32%] (simultaneous 95% intervals over the 4 "
+                       "factions; 200 games). About 2,500 more games would settle them (80% "
+                       "power if a faction is fair or off by the margin; planned from the "
+                       "margin, not from the gaps seen).")
     assert "too strong." not in " ".join(text) and "too weak." not in " ".join(text)
     assert any("first player wins 26% [20%, 32%]" in t and "no evidence" in t for t in text)
 
 
-def test_games_needed_is_the_interval_that_would_exclude_the_gap():
-    # 27.5% against 25% with 200 player-games of 200 games: z^2 p(1-p) / 0.025^2 = 1,225 -> 1,300
+def test_games_needed_has_80_percent_power():
+    # 27.5% against 25% with 200 player-games of 200 games (audit N3):
+    # (1.96 sqrt(.25 * .75) + 0.84 sqrt(.275 * .725))^2 / 0.025^2 = 2,399 -> about 2,400
     n = games_needed(0.275, 0.25, 200, 200)
-    assert n == 1300
-    # at that many games a 95% Wald interval is narrower than the gap (the promise made)
-    half = 1.96 * (0.275 * 0.725 / n) ** 0.5
-    assert half < 0.025
+    assert n == 2400
+    # the exact binomial test at that size rejects 25% with at least 80% power when p = 27.5%
+    from scipy import stats
+    crit_hi = stats.binom.isf(0.025, n, 0.25)
+    assert stats.binom.sf(crit_hi, n, 0.275) >= 0.78   # 0.788: the normal approximation's 80%
     # a faction on half of the seats needs twice the games
-    assert games_needed(0.275, 0.25, 100, 200) == 2500
+    assert games_needed(0.275, 0.25, 100, 200) == 4800
     # over 4 Holm-corrected rows the level is Bonferroni's 0.05 / 4: more games
-    assert games_needed(0.275, 0.25, 200, 200, tests=4) == 2000
+    assert games_needed(0.275, 0.25, 200, 200, tests=4) == 3400
+    # planned from a margin, the gap seen does not matter
+    assert games_needed(0.30, 0.25, 200, 200, margin=0.03) == games_needed(0.26, 0.25, 200, 200, margin=0.03)
 
 
 def test_a_significant_first_player_advantage_is_reported():
@@ -157,8 +167,9 @@ def test_a_verdict_says_who_played_the_games():
                        "against a fair 25% (1,500 games with Gildtails): too weak.")
     quiet = sentences(_rates({"a": 55, "b": 48, "c": 50, "d": 47}, 200), n_games=200,
                       bots=["greedy"])
-    assert quiet[0].startswith("No evidence that any faction wins more or less than the fair "
-                               "25% in games played by greedy bots (")
+    assert quiet[0].startswith("No faction is shown balanced within ±3 points of the fair "
+                               "25%, nor too strong or too weak, yet in games played by greedy "
+                               "bots: ")
 
 
 def test_a_first_player_rate_with_a_bot_per_seat_says_it_mixes_seat_and_skill():
