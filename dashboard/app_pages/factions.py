@@ -102,7 +102,7 @@ if matrix is not None:
                                   "opponent"),
         key="focus_chart")
 
-st.markdown("#### Strength model")
+st.markdown("#### Finishing-order strength (Plackett-Luce)")
 model = ui.load(qf.strength_model, db, run_id, filters["n_players"], filters["map_id"],
                 version=filters["version"])
 if model is not None:
@@ -113,7 +113,9 @@ if model is not None:
                 "seats not yet placed, with faction, seat and (when bots vary within a seat) bot "
                 "terms. Faction log-strengths are centred on the average faction, seats measured "
                 "against the first seat; when every seat has its own fixed bot, a seat term "
-                "includes that bot (its label says so); the bot filter does not apply")
+                "includes that bot (its label says so); the bot filter does not apply. It measures "
+                "the whole finishing order (avoiding last place counts), not only winning: where "
+                "it ranks factions unlike their win rates, read the win rates for who wins")
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
     st.container(key="strength_table").dataframe(
         terms, hide_index=True,

@@ -298,14 +298,15 @@ else:
             column_config={"≈ more games to settle": st.column_config.NumberColumn(
                 "≈ more games to settle",
                 help="For a row without a clear change: about how many more games (in each "
-                     "run) a difference of this size needs to be found with 80% power at the "
-                     "strictest Holm level of its family (5%/rows; statsmodels' power "
-                     "calculation). Decide the size before playing them.")})
+                     "run; a faction's player-games turned into games) a change of the game's "
+                     "margin (win rates; data/balance/margins.toml) or of the size seen (scores) "
+                     "needs to be found with 80% power at the strictest Holm level of its family "
+                     "(5%/rows; statsmodels' power calculation). Decide the size before playing.")})
         st.caption("Plan the number of games before you play them: adding games and re-testing "
                    "until a row turns significant (optional stopping) inflates false positives. "
-                   "To grow a run until its intervals are narrow enough, use `delve simulate "
-                   "--until-ci W`, which stops on the width of the intervals, not on "
-                   "significance.")
+                   "A comparison cannot be grown yet (`--until-ci` and `--until-settled` grow "
+                   "one run, not a paired pair): play a new base run of the planned size "
+                   "(`delve simulate ... --games N`) and pair the change with it.")
         l1, r1 = st.columns(2)
         l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")

@@ -106,7 +106,7 @@ def faction_matrix(frame: Any, title: str = "Head to head: how often the row fac
                    yaxis={"title": "faction", "autorange": "reversed"})
 
 
-def strength_forest(terms: Any, title: str = "Strength model: log-strength with 95% intervals"
+def strength_forest(terms: Any, title: str = "Finishing-order strength: log-strength with 95% intervals"
                     ) -> go.Figure:
     """Forest plot of the strength model's terms (factions centred on 0 = average; seats and
     bots against their reference level; a seat with its own fixed bot is labelled with it)."""

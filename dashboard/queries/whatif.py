@@ -119,7 +119,8 @@ def base_rules(db: str, run_id: str):
 
 def games_to_settle(n: int, diff: float, low: float, high: float, *, paired: bool = True,
                     alpha_adj: float = 0.05, significant: bool = False,
-                    power: float = 0.8) -> int | None:
+                    power: float = 0.8, effect: float | None = None,
+                    games_per_n: float = 1.0) -> int | None:
     """About how many more games (beyond the `n` played; in each run when unpaired) a
     difference of its current size needs to be detected with `power` (80%) at the level
     `alpha_adj` (the strictest Holm step of its family, alpha / m): a power calculation with
@@ -127,7 +128,12 @@ def games_to_settle(n: int, diff: float, low: float, high: float, *, paired: boo
     NormalIndPower (independent runs), the standard deviation read back from the interval.
     0 when the row is already significant after Holm; None when it cannot be said (no spread:
     no game changed, or no difference).  Plan the size before playing: adding games until a
-    row turns significant is optional stopping and inflates false positives (issue 12, P9)."""
+    row turns significant is optional stopping and inflates false positives (issue 12, P9).
+
+    `effect`: plan for this difference (the designer's margin) instead of the one observed
+    (audit N3: post-hoc power on a near-zero difference means nothing); `games_per_n`: games
+    per unit of `n` (a faction's row counts its player-games; it sits in only some games), so
+    the answer is in games of the run."""
     from scipy import stats as sps
     from statsmodels.stats.power import NormalIndPower, TTestPower
 
@@ -138,27 +144,36 @@ def games_to_settle(n: int, diff: float, low: float, high: float, *, paired: boo
     if significant:
         return 0
     half = (high - low) / 2
-    if diff == 0 or half <= 0:
+    size = abs(effect) if effect is not None else abs(diff)
+    if size == 0 or half <= 0:
         return None
     if paired:
         sd = half / float(sps.t.ppf(0.975, n - 1)) * n ** 0.5
-        need = TTestPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj, power=power,
+        need = TTestPower().solve_power(effect_size=size / sd, alpha=alpha_adj, power=power,
                                         alternative="two-sided")
     else:
         sd = half / float(sps.norm.ppf(0.975)) * (n / 2) ** 0.5
-        need = NormalIndPower().solve_power(effect_size=abs(diff) / sd, alpha=alpha_adj,
+        need = NormalIndPower().solve_power(effect_size=size / sd, alpha=alpha_adj,
                                             power=power, ratio=1.0, alternative="two-sided")
     need = float(need if not hasattr(need, "__len__") else need[0])
-    return max(0, int(need - n + 0.999))
+    return max(0, int((need - n) * games_per_n + 0.999))
 
 
-def settle_column(cmp, alpha: float = 0.05) -> list[int | None]:
-    """`games_to_settle` for every row of a comparison's table, at alpha / (its family's size)."""
+def settle_column(cmp, alpha: float = 0.05, margin: float | None = None) -> list[int | None]:
+    """`games_to_settle` for every row of a comparison's table, at alpha / (its family's size),
+    in games of the run (a faction's row is turned from its player-games into games); the win
+    rate rows are planned for the game's margin (`pipelines.stats.verdicts`), not for the
+    difference seen."""
+    from pipelines.stats.verdicts import margin_for
+    m = margin if margin is not None else margin_for((cmp.run_a or {}).get("game"))
     sizes = {f: int((cmp.table["family"] == f).sum()) for f in set(cmp.table["family"])}
+    games = cmp.n_pairs if cmp.paired else min(cmp.n_games_a, cmp.n_games_b)
     out = []
     for r in cmp.table.iter_rows(named=True):
         n = r["n_a"] if cmp.paired else min(r["n_a"], r["n_b"])
         out.append(games_to_settle(n, r["diff"], r["low"], r["high"], paired=cmp.paired,
                                    alpha_adj=alpha / max(1, sizes[r["family"]]),
-                                   significant=bool(r["significant"])))
+                                   significant=bool(r["significant"]),
+                                   effect=m if r["metric"] == "win_rate" else None,
+                                   games_per_n=(games / n) if n and games else 1.0))
     return out

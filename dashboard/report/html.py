@@ -177,7 +177,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         ("Head to head", charts.faction_matrix(queries.faction_matrix(db, rid, version=v))),
     ]
     terms, fitted = queries.strength_model(db, rid, version=v)
-    factions.figures.append((f"Strength model (Plackett-Luce over the finishing order, with seat "
+    factions.figures.append((f"Finishing-order strength (Plackett-Luce over the whole finishing order, not only the win; with seat "
                              f"terms; {fitted:,} games)", charts.strength_forest(terms)))
     factions.notes.append(f"Verdicts: 'balanced' = the equivalence test (two one-sided exact "
                           f"tests, Holm over the factions) shows the win rate within ±"

@@ -147,6 +147,12 @@ def test_games_to_settle():
     # an interval that excludes 0 but is not significant after Holm is not settled (Ironclads)
     assert games_to_settle(300, -0.12, -0.208, -0.032, alpha_adj=0.05 / 8) > 0
     assert games_to_settle(100, 0.0, -0.1, 0.1) is None
+    # issue 29 (audit N3): planned for the margin, not the difference seen (a near-zero
+    # difference no longer asks for six-figure game counts) ...
+    assert games_to_settle(1024, 0.0005, -0.02, 0.021, effect=0.03) < 2000
+    # ... and in games: a faction sitting in half the games needs twice its player-games
+    assert games_to_settle(1024, 0.021, -0.001, 0.043, games_per_n=2.0) == \
+        pytest.approx(2 * games_to_settle(1024, 0.021, -0.001, 0.043), abs=2)
 
 
 @pytest.fixture(scope="module")
