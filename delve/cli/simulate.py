@@ -159,25 +159,34 @@ def simulate_until_settled(game, *, n_games, players, bots, seed, variants, sets
 
 
 def echo_rates(db, run_id: str, fair: float) -> None:
-    """Each faction's win rate with its 95% Wilson interval, over the decided games, and the
-    games that ended without a winner (a turn limit the rulebook does not score), if any."""
+    """Each faction's win rate with its 95% Wilson interval, over the decided games, its verdict
+    against the game's margin (pipelines/stats/verdicts.py), and the games that ended without a
+    winner (a turn limit the rulebook does not score), if any."""
     from dashboard.report.html import _quiet_streamlit
     _quiet_streamlit()                   # the queries' cache outside a Streamlit server
     from dashboard import queries
     from dashboard.findings import undecided_sentence
+    from pipelines.stats.verdicts import margin_for, with_verdicts
     rates = queries.faction_rates(str(db), run_id, version="cli")
     undecided = queries.undecided_share(str(db), run_id, version="cli")
     if undecided["undecided"]:
         click.echo(undecided_sentence(undecided))
+    game = queries.run_details(str(db), run_id)["game"]
+    margin = margin_for(game)
+    decided = int(undecided["games"]) - int(undecided["undecided"])
+    judged = with_verdicts(rates, margin=margin, total_games=decided) if rates.height else rates
     click.echo(f"{'faction':<20} {'seats':>6} {'wins':>7} {'win rate':>9} {'95% interval':>16}"
-               f"   (fair share {fair:.1%})")
-    for r in rates.sort("faction").iter_rows(named=True):
+               f"   verdict (fair share {fair:.1%}, margin ±{100 * margin:g} points)")
+    for r in judged.sort("faction").iter_rows(named=True):
         if r["games"]:
             interval = f"[{r['low']:.1%}, {r['high']:.1%}]"
             rate = f"{r['win_rate']:>9.1%} {interval:>16}"
+            more = r.get("more_games")
+            verdict = r.get("verdict", "") + (f" (~{int(more):,} more games would settle it)"
+                                               if more == more and more else "")
         else:
-            rate = f"{'-':>9} {'-':>16}"
-        click.echo(f"{r['faction']:<20} {r['games']:>6} {r['wins']:>7.1f} {rate}")
+            rate, verdict = f"{'-':>9} {'-':>16}", ""
+        click.echo(f"{r['faction']:<20} {r['games']:>6} {r['wins']:>7.1f} {rate}   {verdict}")
 
 
 def seating_line(plan) -> str:
