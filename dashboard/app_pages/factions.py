@@ -7,6 +7,7 @@ a Plackett-Luce strength model that controls for seat (and bot). Run, filters an
 
 from __future__ import annotations
 
+import polars as pl
 import streamlit as st
 
 from dashboard import charts, ui
@@ -86,13 +87,16 @@ if seats is not None:
 
 st.markdown("#### Faction against faction")
 matrix = ui.load(qf.faction_matrix, db, run_id, **filters)
+beyond = ui.load(qf.matchup_residuals, db, run_id, filters["n_players"], filters["map_id"],
+                 version=filters["version"])
 if matrix is not None:
     ui.rests_on(n_games, None, "head to head: each cell is the share of the games both "
                 "factions played in which the row faction finished above the column faction "
-                "(ties 1/2); 50% is an even matchup. ▲/▼: the exact binomial test against 50% "
-                "rejects after Holm's correction over the pairs (the cell's own 95% interval and "
-                "its simultaneous interval are in the hover). Grey: the pair never sat at the "
-                "same table in this selection, so nothing is known about it")
+                "(ties 1/2). It mostly restates the two factions' overall strengths (a strong "
+                "faction finishes above a weak one): ▲/▼ marks a share that differs from 50% "
+                "(exact binomial test, Holm over the pairs), not a matchup; the table below says "
+                "which pairs differ from what their strengths predict. Grey: the pair never sat "
+                "at the same table in this selection, so nothing is known about it")
     st.plotly_chart(charts.faction_matrix(matrix), key="matrix_chart")
     factions = sorted(rates["faction"].to_list())
     focus = ui.url_choice("Focus faction", factions, "faction", key="focus_faction")
@@ -101,6 +105,18 @@ if matrix is not None:
         charts.rate_with_interval(row, "opponent", f"{focus}: share finished above each opponent",
                                   "opponent"),
         key="focus_chart")
+if beyond is not None and beyond.height:
+    st.markdown("**Matchups beyond strength**: the share of shared games each faction finished "
+                "above the other, against what the two factions' strengths (and seats) predict "
+                "under the finishing-order model below; 'differs': the z test rejects after "
+                "Holm over the pairs.  Only these are matchups to look at.")
+    st.container(key="matchup_table").dataframe(
+        beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), hide_index=True,
+        column_config={"observed": st.column_config.NumberColumn("finished above", format="percent"),
+                       "expected": st.column_config.NumberColumn("strengths predict", format="percent"),
+                       "residual": st.column_config.NumberColumn("beyond strength", format="percent"),
+                       "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
+                       "significant": st.column_config.CheckboxColumn("differs")})
 
 st.markdown("#### Finishing-order strength (Plackett-Luce)")
 model = ui.load(qf.strength_model, db, run_id, filters["n_players"], filters["map_id"],

@@ -339,6 +339,21 @@ def strength_model(db: str, run_id: str, n_players: int | None = None,
     return frame.with_columns(pl.col("estimate").exp().alias("odds")), fit.n_games
 
 
+@cached(ttl=ANALYSIS_TTL_S)
+def matchup_residuals(db: str, run_id: str, n_players: int | None = None,
+                      map_id: str | None = None, version: str = "") -> pl.DataFrame:
+    """Head to head beyond strength (audit N2): each ordered pair's share of finishing above
+    the other against what the fitted Plackett-Luce strengths (faction + seat + bot) predict,
+    with Holm over the unordered pairs (pipelines.stats.matchups)."""
+    from pipelines import stats
+    from pipelines.stats.matchups import matchup_residuals as residuals
+
+    sql = _LINEUPS_AGG_SQL if core.aggregated(db, run_id) else _LINEUPS_SQL
+    lineups = core.read_frame(db, sql, {"run": run_id, "np": n_players, "map": map_id})
+    tables = list(_lineups(lineups))
+    return residuals(tables, stats.plackett_luce_model(tables))
+
+
 # Games without a winner (a turn limit the rulebook does not score, e.g. the cave game's): win
 # rates on every page are over the decided games, and this is the share they leave out.
 _UNDECIDED_SQL = """
