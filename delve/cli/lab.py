@@ -143,7 +143,9 @@ def sweep(game, sets, n_games, players, bots, seed, jobs, variants, map_id, fact
 @click.option("--param", required=True, metavar="PATH", help="Dotted rules path to tune.")
 @click.option("--range", "rng", required=True, metavar="LO:HI[:STEP]",
               help="Candidate values (inclusive), or a comma list.")
-@click.option("--target", type=click.Choice(["fair"]), default="fair", show_default=True)
+@click.option("--target", default="fair", show_default=True,
+              help="'fair' (every faction: minimise the largest deviation) or one FACTION, the "
+                   "one the parameter touches (its own deviation; settles with far fewer games).")
 @click.option("--batch", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per candidate at the first look; every look doubles them.")
 @click.option("--max-games", type=click.IntRange(min=1), default=5000, show_default=True,
@@ -178,9 +180,11 @@ def balance(game, param, rng, target, batch, max_games, alpha, tolerance, sets, 
     res = balance_search(game, Store(db), param=param, values=values, plan_kwargs=kw,
                          fixed_sets=sets, batch=batch, max_games=max_games, alpha=alpha,
                          tolerance=tolerance, jobs=jobs, label=label,
-                         echo=lambda s: click.echo(s, err=True))
+                         echo=lambda s: click.echo(s, err=True),
+                         target=None if target == "fair" else target)
     click.echo(format_balance(res))
-    click.echo(json.dumps({"suggested": res.best.value, "interval": list(res.interval),
+    click.echo(json.dumps({"suggested": res.best.value if res.settled else None,
+                           "target": res.target, "interval": list(res.interval),
                            "survivors": res.surviving_values, "within": res.within,
                            "settled": res.settled, "games": res.total_games,
                            "sweep_id": res.sweep_id}, default=str))

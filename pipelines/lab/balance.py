@@ -73,6 +73,7 @@ class BalanceResult:
     reason: str
     tolerance: float = math.nan      # the tolerance asked for
     within: float = math.nan         # max paired bound |D(v) - D(w)| over the survivors
+    target: str | None = None        # the one faction tuned (--target FACTION), else all
 
     @property
     def survivors(self) -> list[Candidate]:
@@ -200,11 +201,32 @@ def read_counts(db, cands: Sequence[Candidate]) -> tuple[dict, dict]:
     return counts, pairs
 
 
+def budget(n_candidates: int, n_factions: int, share: float, fair: float, tolerance: float,
+           alpha: float = 0.05, looks: int = 4) -> int:
+    """About how many games per candidate the search needs to settle (audit N1): the games at
+    which a faction's exact interval, at the level of look `looks` (alpha / (M r (r + 1))), is
+    narrower than the tolerance on each side, the faction playing a `share` of the games."""
+    from statistics import NormalDist
+    m = intervals_per_look(n_candidates, n_factions)
+    z = NormalDist().inv_cdf(1 - alpha / (2 * m * looks * (looks + 1)))
+    player_games = (z ** 2) * fair * (1 - fair) / (tolerance ** 2)
+    return int(math.ceil(player_games / max(share, 1e-9)))
+
+
+def only(counts: dict, pairs: dict, faction: str | None) -> tuple[dict, dict]:
+    """The counts and paired counts of one faction (--target FACTION), or all."""
+    if faction is None:
+        return counts, pairs
+    return ({i: {f: v for f, v in c.items() if f == faction} for i, c in counts.items()},
+            {k: {f: v for f, v in c.items() if f == faction} for k, c in pairs.items()})
+
+
 def balance_search(game_id: str, store: Store, *, param: str, values: list, plan_kwargs: dict,
                    fixed_sets: Sequence[str] = (), batch: int = 100, max_games: int = 5000,
                    alpha: float = 0.05, tolerance: float = 0.02, jobs: int = 1,
                    label: str = "", echo: Callable[[str], None] = lambda s: None,
-                   progress: bool = False) -> BalanceResult:
+                   progress: bool = False, target: str | None = None) -> BalanceResult:
+    tuned = target   # the faction (--target FACTION); `target` below is the games of a look
     from pipelines.run.pairing import add_games, start_run
     if len(values) < 2:
         raise DelveError(f"--range gives {len(values)} value(s) of {param}: expected at least two")
@@ -223,6 +245,16 @@ def balance_search(game_id: str, store: Store, *, param: str, values: list, plan
     n_players = first_plans[0].n_players
     n_factions = len(first_plans[0].factions)
     fair = 1.0 / n_players
+    if tuned is not None and tuned not in first_plans[0].factions:
+        raise DelveError(f"--target {tuned}: not a faction of this run; expected 'fair' or one of "
+                         f"{', '.join(first_plans[0].factions)}")
+    judged = 1 if tuned else n_factions
+    share = min(1.0, n_players / n_factions)
+    need = budget(len(values), judged, share, fair, tolerance, alpha)
+    echo(f"budget: about {need:,} games per candidate ({need * len(values):,} in all) to settle "
+         f"at tolerance {tolerance} ({'the ' + tuned + ' faction' if tuned else 'all ' + str(n_factions) + ' factions'}"
+         f" judged; each faction plays {share:.0%} of the games); --max-games is {max_games:,}"
+         + (": the search will probably stop unsettled" if need > max_games else ""))
     sweep_id = new_sweep_id(game_id, "balance")
     cands = [Candidate(v) for v in values]
     first_run = None
@@ -253,8 +285,8 @@ def balance_search(game_id: str, store: Store, *, param: str, values: list, plan
                 add_games(plan_for(c.value), store, c.run_id, c.games, target - c.games,
                           jobs=jobs, log_moves=False, progress=progress)
             c.games = max(c.games, target)
-        counts, pairs = read_counts(store.path, cands)
-        stop, why, within = look(cands, counts, pairs, fair, alpha, rnd, n_factions, tolerance)
+        counts, pairs = only(*read_counts(store.path, cands), tuned)
+        stop, why, within = look(cands, counts, pairs, fair, alpha, rnd, judged, tolerance)
         alive = [c for c in cands if c.alive]
         best = min(alive, key=lambda c: c.estimate)
         echo(f"look {rnd}: {best.games} games per candidate; alive "
@@ -269,20 +301,25 @@ def balance_search(game_id: str, store: Store, *, param: str, values: list, plan
             break
         target = min(max_games, 2 * target)
     return BalanceResult(sweep_id, param, fair, alpha, cands, rnd, settled, reason,
-                         tolerance=tolerance, within=within)
+                         tolerance=tolerance, within=within, target=tuned)
 
 
 def format_balance(res: BalanceResult) -> str:
     best = res.best
-    lines = [f"balance search {res.sweep_id} over {res.param} (target: every faction at the fair "
-             f"share {res.fair:.1%}; minimise the largest deviation)",
+    aim = (f"the {res.target} faction at the fair share {res.fair:.1%}" if res.target else
+           f"every faction at the fair share {res.fair:.1%}; minimise the largest deviation")
+    lines = [f"balance search {res.sweep_id} over {res.param} (target: {aim})",
              f"{'value':>10} {'games':>7} {'largest dev':>12} {'bounds':>17}  status"]
     for c in res.candidates:
         lines.append(f"{str(c.value):>10} {c.games:>7} {c.estimate:>12.3f} "
                      f"[{c.lower:.3f}, {c.upper:.3f}]  {'alive' if c.alive else 'eliminated'}")
-    lines.append(f"suggested value: {res.param} = {best.value}  (largest deviation "
-                 f"{best.estimate:.3f}; worst faction "
-                 f"{max(best.rates, key=lambda f: abs(best.rates[f][0] - res.fair))})")
+    if res.settled:
+        lines.append(f"suggested value: {res.param} = {best.value}  (largest deviation "
+                     f"{best.estimate:.3f}; worst faction "
+                     f"{max(best.rates, key=lambda f: abs(best.rates[f][0] - res.fair))})")
+    else:   # audit N1: an unsettled search's best estimate is a winner's-curse pick
+        lines.append(f"no suggested value: the search has not settled (the smallest estimate, "
+                     f"{res.param} = {best.value}, is not distinguished from the other survivors)")
     survivors = "{" + ", ".join(str(v) for v in res.surviving_values) + "}"
     lines.append(f"values not ruled out (a set): {survivors}")
     method = ("exact Clopper-Pearson intervals and paired bounds on the shared seeds, union "

@@ -171,3 +171,23 @@ def test_sweep_compares_every_point_with_the_reference_game_by_game(cli, tmp_pat
     assert "against the first point, game by game on the same seeds (paired" in res.output
     assert "no faction's win rate changed significantly" in res.output
     assert "moles +" in res.output
+
+
+def test_balance_targets_one_faction_says_its_budget_and_never_suggests_unsettled(cli, tmp_path):
+    """Issue 29, audit N1: --target FACTION judges only the faction the parameter touches; the
+    budget is printed before any game; an unsettled search prints no suggested value."""
+    db = tmp_path / "t.duckdb"
+    res = cli("balance", "toy", "--param", "factions.moles.bonus", "--range", "0:2", *TWO,
+              "--batch", 200, "--seed", 3, "--target", "moles", "--db", db)
+    assert res.exit_code == 0, res.output
+    assert "budget: about" in res.output and "the moles faction judged" in res.output
+    last = json.loads(res.stdout.strip().splitlines()[-1])
+    assert last["target"] == "moles" and last["settled"] and last["suggested"] == 1
+    short = cli("balance", "toy", "--param", "factions.moles.bonus", "--range", "0:2", *TWO,
+                "--batch", 10, "--max-games", 10, "--seed", 3, "--db", tmp_path / "u.duckdb")
+    assert short.exit_code == 0, short.output
+    assert "no suggested value" in short.output and "probably stop unsettled" in short.output
+    assert json.loads(short.stdout.strip().splitlines()[-1])["suggested"] is None
+    bad = cli("balance", "toy", "--param", "factions.moles.bonus", "--range", "0:2", *TWO,
+              "--target", "elves", "--db", tmp_path / "v.duckdb")
+    assert bad.exit_code == 2 and "--target elves" in bad.output
