@@ -145,7 +145,7 @@ def sweep(game, sets, n_games, players, bots, seed, jobs, variants, map_id, fact
               help="Candidate values (inclusive), or a comma list.")
 @click.option("--target", default="fair", show_default=True,
               help="'fair' (every faction: minimise the largest deviation) or one FACTION, the "
-                   "one the parameter touches (its own deviation; settles with far fewer games).")
+                   "one the parameter touches (its own deviation, which the parameter moves).")
 @click.option("--batch", type=click.IntRange(min=1), default=100, show_default=True,
               help="Games per candidate at the first look; every look doubles them.")
 @click.option("--max-games", type=click.IntRange(min=1), default=5000, show_default=True,
