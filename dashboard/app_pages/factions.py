@@ -36,6 +36,11 @@ ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, 
                  ui.load(qs.category_by_faction, db, run_id, **filters), undecided=undecided,
                  margin=margin)
 
+st.caption("The faction win rates are this page's primary question (their verdicts are the "
+           "findings); the seat, turn-order, head-to-head and matchup tables below are "
+           "exploratory: each is Holm-corrected on its own, so over all of them a perfectly "
+           "balanced game still shows a mark somewhere in roughly one run in five (the "
+           "statistics audit's estimate). Confirm such a mark with a new run before acting on it.")
 st.markdown("#### Win rate against the fair share")
 ui.rests_on(decided, player_games,
             "bars: each faction's own 95% Wilson interval; a red/blue point: the exact binomial "
