@@ -108,10 +108,12 @@ def test_the_playtests_page_of_every_game_in_chromium(playtest_db, tmp_path):
             page.set_default_timeout(60_000)
             for game in GAMES:
                 page.goto(f"{url}/playtests?game={game}")
-                expect(page.get_by_role("heading", name="Playtests", exact=True).first).to_be_visible()
-                expect(page.get_by_text("look most like").first).to_be_visible()
+                expect(page.get_by_role("heading", name="Playtests", exact=True).first) \
+                    .to_be_visible(timeout=60_000)
+                # the comparison (bootstraps, a Monte Carlo test) takes a second or more
+                expect(page.get_by_text("look most like").first).to_be_visible(timeout=60_000)
                 assert page.locator("[data-testid=stException]").count() == 0, game
                 assert page.locator("[data-testid=stAlertContentError]").count() == 0, game
-                expect(page.locator("[data-testid=stPlotlyChart]")).to_have_count(3)
+                expect(page.locator("[data-testid=stPlotlyChart]")).to_have_count(3, timeout=60_000)
         finally:
             browser.close()
