@@ -72,6 +72,9 @@ class MCTSParams(RulesModel):
 class BotsFile(RulesModel):
     mcts: MCTSParams = MCTSParams()
     leaf: LeafFit | None = None
+    # A game's heuristic weights by name, read by the game's own bots module (the cave
+    # colony's engine/games/cave_colony/bots.py); the game checks the names.
+    heuristic: dict[str, float | int | bool | str] | None = None
 
 
 def bots_path(game_id: str):

@@ -20,6 +20,8 @@ it (valued by the exact win chance of the event-die rolls).
 from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
+from engine.core.errors import RulesError
+from engine.core.rules import DATA_DIR, read_toml
 
 from . import cards as C
 from .cards import CardTables
@@ -54,6 +56,34 @@ MOD_VALUE = {C.MAX_OXYGEN: 0.6, C.UPKEEP: -2.5, C.ENERGY: 1.2, C.MOVEMENT: 1.0,
              C.ATTACK: 0.25, C.DEFEND: 0.3, C.DISCOVERY_DRAWS: 0.3, C.POSITIVE_TRAITS: 0.5,
              C.NEGATIVE_TRAITS: -0.3}
 USE_VALUE = {"oxygen": 0.35, "energy": 0.45, "dash": 0.9, "magnet": 0.8, "recall": 1.0}
+
+
+HEURISTIC_FILE = DATA_DIR / "bots" / "cave_colony.toml"
+
+
+def _load_weights(path=HEURISTIC_FILE) -> dict:
+    """The `[heuristic]` table of data/bots/cave_colony.toml: weights by their names here
+    (the constants above are the defaults); an unknown name or a wrong type is an error
+    naming the file and the field."""
+    if not path.is_file():
+        return {}
+    table = read_toml(path).get("heuristic") or {}
+    out = {}
+    for key, value in table.items():
+        if key == "source":
+            continue
+        cur = globals().get(key)
+        if not key.isupper() or cur is None or isinstance(cur, dict):
+            raise RulesError(str(path), f"heuristic.{key}", "a weight of "
+                             "engine/games/cave_colony/bots.py (e.g. W_CARD)")
+        if isinstance(cur, bool) != isinstance(value, bool) or \
+                not isinstance(value, (int, float)):
+            raise RulesError(str(path), f"heuristic.{key}", type(cur).__name__)
+        out[key] = type(cur)(value)
+    return out
+
+
+globals().update(_load_weights())
 
 
 def mods_value(v) -> float:
