@@ -10,6 +10,9 @@ game, so they are not part of the rules model or its hash.  A file reads:
     rollout = "random" # or "greedy"
     source = "tuned: delve tune glimmerdeep ... (README, 'Skill ladder')"
 
+A game may also keep its heuristic's weights there, `[heuristic]` (name = number), which its
+own bots module reads and checks (the cave colony: engine/games/cave_colony/bots.py).
+
 Unknown keys or wrong types are errors naming the file and the field.
 """
 
