@@ -10,6 +10,9 @@ game, so they are not part of the rules model or its hash.  A file reads:
     rollout = "random" # or "greedy"
     source = "tuned: delve tune glimmerdeep ... (README, 'Skill ladder')"
 
+A game may also keep its heuristic's weights there, `[heuristic]` (name = number), which its
+own bots module reads and checks (the cave colony: engine/games/cave_colony/bots.py).
+
 Unknown keys or wrong types are errors naming the file and the field.
 """
 
@@ -72,6 +75,9 @@ class MCTSParams(RulesModel):
 class BotsFile(RulesModel):
     mcts: MCTSParams = MCTSParams()
     leaf: LeafFit | None = None
+    # A game's heuristic weights by name, read by the game's own bots module (the cave
+    # colony's engine/games/cave_colony/bots.py); the game checks the names.
+    heuristic: dict[str, float | int | bool | str] | None = None
 
 
 def bots_path(game_id: str):

@@ -3,7 +3,13 @@
 `evaluate(state, seat)` estimates how close the seat is to five colony cards: completed cards,
 what its colony card still needs, the carried gems that fit it, how far the worker is from the
 next useful gem (or from unexplored space, or from home when oxygen runs short), and what its
-traits and equipment are worth.  Weights are assumed.
+traits and equipment are worth.  Weights are assumed (hand-set; the paired checks of other
+values are in RULES.md, "The heuristic").
+
+Exploring: an empty space counts as a target at its distance plus the expected steps to a
+wanted gem found by exploring (1 / the chance that a tile from the bag, whose contents are
+public, brings a wanted colour), and a move onto an empty space is valued by the bag's odds
+(`_discovery_value`) rather than by the one tile a lookahead copy would draw.
 
 `action_values` is the greedy bot's fast path: a one-step lookahead on `evaluate` for every
 decision, except where the next state hides the point of the decision behind chance: the
@@ -14,6 +20,8 @@ it (valued by the exact win chance of the event-die rolls).
 from __future__ import annotations
 
 from engine.core.cache import PerRulesCache
+from engine.core.errors import RulesError
+from engine.core.rules import DATA_DIR, read_toml
 
 from . import cards as C
 from .cards import CardTables
@@ -30,18 +38,52 @@ W_DIST = 0.2           # one step from the next target (the first MAX_DIST steps
 W_FAR = 0.05           # one step beyond MAX_DIST
 MAX_DIST = 8
 FAR = 40               # no target reachable
-W_OPEN = 0.15          # an empty space the worker can reach (up to MAX_OPEN of them)
+W_OPEN = 0.1           # an empty space the worker can reach (up to MAX_OPEN of them)
 MAX_OPEN = 8
 W_ALIVE = 2.0
+W_RIVAL = 0.25         # share of the best other seat's progress taken off
 W_DANGER = 2.5         # each turn of oxygen short of the way home
 AVG_CARD = 2.5         # slots of a colony card not yet drawn
 SAFETY = 0.7           # share of the expected steps counted on for the way home
+# Exploring: an empty space the worker can reach is a target at its distance plus the
+# expected steps to a wanted gem there (EXPLORE_MIN .. EXPLORE_MAX by the bag's odds)
+EXPLORE_BAG = True     # False: an empty space is a target at its distance + 2
+EXPLORE_MIN = 1.0
+EXPLORE_MAX = 6.0
 
 MOD_VALUE = {C.MAX_OXYGEN: 0.6, C.UPKEEP: -2.5, C.ENERGY: 1.2, C.MOVEMENT: 1.0,
              C.MOVE_COST: -2.0, C.COLLECT_COST: -0.8, C.SPEND_COST: -0.8, C.USE_COST: -0.3,
              C.ATTACK: 0.25, C.DEFEND: 0.3, C.DISCOVERY_DRAWS: 0.3, C.POSITIVE_TRAITS: 0.5,
              C.NEGATIVE_TRAITS: -0.3}
 USE_VALUE = {"oxygen": 0.35, "energy": 0.45, "dash": 0.9, "magnet": 0.8, "recall": 1.0}
+
+
+HEURISTIC_FILE = DATA_DIR / "bots" / "cave_colony.toml"
+
+
+def _load_weights(path=HEURISTIC_FILE) -> dict:
+    """The `[heuristic]` table of data/bots/cave_colony.toml: weights by their names here
+    (the constants above are the defaults); an unknown name or a wrong type is an error
+    naming the file and the field."""
+    if not path.is_file():
+        return {}
+    table = read_toml(path).get("heuristic") or {}
+    out = {}
+    for key, value in table.items():
+        if key == "source":
+            continue
+        cur = globals().get(key)
+        if not key.isupper() or cur is None or isinstance(cur, dict):
+            raise RulesError(str(path), f"heuristic.{key}", "a weight of "
+                             "engine/games/cave_colony/bots.py (e.g. W_CARD)")
+        if isinstance(cur, bool) != isinstance(value, bool) or \
+                not isinstance(value, (int, float)):
+            raise RulesError(str(path), f"heuristic.{key}", type(cur).__name__)
+        out[key] = type(cur)(value)
+    return out
+
+
+globals().update(_load_weights())
 
 
 def mods_value(v) -> float:
@@ -151,7 +193,7 @@ def evaluate(s, seat: int) -> float:
     v = _progress(s, seat)
     others = [_progress(s, i) for i in range(s.n) if i != seat]
     if others:
-        v -= 0.25 * max(others)
+        v -= W_RIVAL * max(others)
     if not s.alive[seat]:
         return v - W_ALIVE
     v += W_ALIVE
@@ -190,6 +232,7 @@ def _position(s, seat: int) -> float:
     open_spaces = sum(1 for c, d in enumerate(dist) if d > 0 and tile[c] < 0)
     v += W_OPEN * min(open_spaces, MAX_OPEN)
     kind = s.st.tile_kind
+    explore = _explore_steps(s, want) if EXPLORE_BAG else 2
     anomalies = s.rules.anomaly.draw_on == "enter"
     drawing = bool(s.stack) and s.stack[-1][0] == "anomaly" and s.stack[-1][1] == seat
     for c, d in enumerate(dist):
@@ -197,7 +240,7 @@ def _position(s, seat: int) -> float:
             continue
         t = tile[c]
         if t < 0:
-            best = min(best, d + 2)        # unexplored: a gem may lie there
+            best = min(best, d + explore)  # unexplored: a gem may lie there
             continue
         b = c * NC
         for g in want:
@@ -209,6 +252,32 @@ def _position(s, seat: int) -> float:
             if anomalies and kind[t] == "anomaly" and (c != pos or drawing):
                 best = min(best, d + 4)
     return v - _dist_cost(best)
+
+
+def gem_odds(s, want) -> float:
+    """The chance that a tile drawn from the bag (public: what is left of the box) holds a
+    gem of one of the colours `want`."""
+    st = s.st
+    bag = s.bag
+    total = 0
+    hit = 0
+    gem = st.tile_gem
+    for t in range(st.n_regular):
+        k = bag[t]
+        if k:
+            total += k
+            if gem[t] >= 0 and gem[t] in want:
+                hit += k
+    return hit / total if total else 0.0
+
+
+def _explore_steps(s, want) -> float:
+    """Expected extra steps from an empty space to a wanted gem found by exploring: one tile
+    in 1/p holds one (p: the bag's odds), from EXPLORE_MIN to EXPLORE_MAX."""
+    p = gem_odds(s, want)
+    if p <= 0:
+        return EXPLORE_MAX
+    return max(EXPLORE_MIN, min(EXPLORE_MAX, 1.0 / p))
 
 
 def _short_of_home(s, seat: int, d_home: int) -> float:
@@ -290,7 +359,55 @@ def action_values(s, seat: int, actions: list) -> list[float]:
             out.append(base + max(_attack_value(s, seat, a[1], k)
                                   for k in range(s.available() + 1)))
             continue
+        if EXPLORE_BAG and a[0] == "move" and kind == "act":
+            v = _discovery_value(s, seat, a[1])
+            if v is not None:
+                out.append(v)
+                continue
         nxt = s.clone(log=False)
         nxt.apply(a)
         out.append(evaluate(nxt, seat))
+    return out
+
+
+def _discovery_value(s, seat: int, d: int) -> float | None:
+    """A move onto an empty space, valued by what the bag may give (its public counts) rather
+    than by one sampled tile: the worker there on an open tile, and with each colour's gems
+    lying there weighted by the chance of drawing a tile that brings them.  None when the
+    space is not empty (or the bag is: the move is certain)."""
+    from .discovery import eligible
+    st = s.st
+    frm = s.pos[seat]
+    cell = st.zone.nbr[frm][d]
+    if cell < 0 or s.tile[cell] >= 0 or not any(s.bag):
+        return None
+    types, _exempt = eligible(s, cell, frm, OPP[d])
+    total = sum(s.bag[t] for t in types)
+    if not total:
+        return None
+    nxt = s.clone(log=False)
+    if nxt.free:
+        nxt.free -= 1
+        if nxt.once:
+            nxt.mcrys[seat] -= 1
+            nxt.mcrys_supply += 1
+    else:
+        nxt.pay(nxt.cost(seat, C.MOVE_COST))
+    nxt.pos[seat] = cell
+    nxt.tile[cell] = st.OPEN
+    nxt.mask[cell] = 15
+    odds: dict = {}
+    for t in types:
+        g = st.tile_gem[t]
+        if g >= 0 and s.bag[t]:
+            k = min(st.tile_gems[t], s.gem_supply[g])
+            if k:
+                odds[(g, k)] = odds.get((g, k), 0) + s.bag[t]
+    v = evaluate(nxt, seat)
+    out = v
+    b = cell * NC
+    for (g, k), n in odds.items():
+        nxt.cgem[b + g] += k
+        out += n / total * (evaluate(nxt, seat) - v)
+        nxt.cgem[b + g] -= k
     return out

@@ -54,3 +54,47 @@ def test_the_unseen_trait_is_valued_as_the_average_hidden_card(make_state, game)
     seen, unseen = action_values(obs, seat, [("trait", "seen"), ("trait", "unseen")])
     assert seen == trait_value(obs, C.POSITIVE, s.stack[-1][3])
     assert unseen == pytest.approx(sum(trait_value(obs, C.POSITIVE, c) for c in pool) / len(pool))
+
+
+def test_the_heuristic_weights_are_data(tmp_path):
+    """data/bots/cave_colony.toml [heuristic] sets the heuristic's weights by name; an unknown
+    name or a wrong type is an error naming the file and the field."""
+    from engine.core.errors import RulesError
+    from engine.games.cave_colony import bots
+
+    assert bots._load_weights()["W_OPEN"] == bots.W_OPEN == 0.1
+    path = tmp_path / "cave_colony.toml"
+    path.write_text("[heuristic]\nW_CARD = 10\nEXPLORE_BAG = false\n")
+    assert bots._load_weights(path) == {"W_CARD": 10.0, "EXPLORE_BAG": False}
+    for bad, field in (("W_CARDS = 1.0", "heuristic.W_CARDS"), ("MOD_VALUE = 1.0",
+                                                                 "heuristic.MOD_VALUE"),
+                       ("EXPLORE_BAG = 1", "heuristic.EXPLORE_BAG")):
+        path.write_text(f"[heuristic]\n{bad}\n")
+        with pytest.raises(RulesError) as err:
+            bots._load_weights(path)
+        assert err.value.field == field and str(path) in str(err.value)
+
+
+def test_a_move_onto_an_empty_space_is_valued_by_the_bag(game, rules):
+    """Exploring (bots._discovery_value): greedy values a move onto an empty space ("Discovery":
+    "blindly draw a random tile") by the bag's public odds, the expectation over the tiles
+    that may lie there, not by the one tile a lookahead copy would draw."""
+    from engine.games.cave_colony import bots
+    from engine.bots import make_bot
+    from engine.core.rng import bot_rng
+
+    seats = [Seat(f, "greedy") for f in game.factions(rules)]
+    state = game.new_game(rules, seats, game_seed(9, 0))
+    bots_ = [make_bot("greedy", game, bot_rng(1, i)) for i in range(4)]
+    checked = 0
+    while not state.is_over() and checked < 5 and state.step < 3000:
+        seat = state.to_move()
+        obs = game.observe(state, seat)
+        if obs.stack[-1][0] == "act":
+            for a in obs.legal_actions():
+                if a[0] == "move" and bots._discovery_value(obs, seat, a[1]) is not None:
+                    v = bots.action_values(obs, seat, [a])[0]
+                    assert v == bots._discovery_value(obs, seat, a[1])
+                    checked += 1
+        state.apply(bots_[seat].choose(obs, seat))
+    assert checked
