@@ -102,10 +102,13 @@ def evaluate(s, seat: int) -> float:
     return v
 
 
-def _finish_turn(s, seat: int, turn0: int) -> float:
+def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
     """The value of `s` after the seat's turn is finished greedily (a rollout: the order of
-    card and slot and of an effect's parts by rule of thumb, every other decision by a
-    one-step lookahead)."""
+    card and slot by rule of thumb, every other decision by a one-step lookahead).  A choice
+    that only opens further decisions (which part of an effect next, which option of an
+    "either", which action card) is played to its end before it is valued: each option is
+    finished on a copy (down to BRANCH_DEPTH such choices) and the best is the value, so a
+    "build or gain" option is valued once something is built, not before."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
         kind = s.stack[-1][0]
         actions = s.legal_actions()
@@ -113,6 +116,15 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
             a = actions[0]
         elif kind == "order":
             a = (_order_of_thumb(s),)
+        elif kind in _BRANCHING and depth < BRANCH_DEPTH:
+            best = None
+            for a in actions:
+                nxt = s.clone(log=False)
+                nxt.apply_legal(a, actions)
+                v = _finish_turn(nxt, seat, turn0, depth + 1)
+                if best is None or v > best:
+                    best = v
+            return best
         elif kind == "parts":
             a = actions[0]
         else:
@@ -120,6 +132,14 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
             a = actions[max(range(len(actions)), key=vals.__getitem__)]
         s.apply_legal(a, actions)
     return evaluate(s, seat)
+
+
+# Decisions that only open further ones, played out before they are valued (the order of an
+# effect's parts, an "either", an action card to use, a slot's action to perform), and how
+# many of them deep a rollout branches (deeper: parts in the listed order, options by
+# one-step lookahead).
+_BRANCHING = frozenset(("parts", "either", "use_action", "slot_action", "use_dropped"))
+BRANCH_DEPTH = 2
 
 
 _SPENDING = frozenset(("build", "upgrade", "trade", "symbiosis", "slot_action"))
@@ -166,13 +186,13 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         return _card_values(s, seat, actions)
     if kind == "slot":
         return _slot_values(s, seat, actions)
-    if kind == "order":
+    if kind == "order" or kind in _BRANCHING:
         turn0 = s.turns_done
         out = []
         for a in actions:
             nxt = s.clone(log=False)
             nxt.apply_legal(a, actions)
-            out.append(_finish_turn(nxt, seat, turn0))
+            out.append(_finish_turn(nxt, seat, turn0, 0 if kind == "order" else 1))
         return out
     return _lookahead(s, seat, actions)
 
