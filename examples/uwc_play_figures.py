@@ -47,6 +47,8 @@ def seat_figures(s, seat: int, score: int, breakdown: dict) -> dict:
            "leftover_share": breakdown.get("resources", 0) / score if score > 0 else 0.0}
     for c in CATS:
         out["pts_" + c] = breakdown.get(c, 0)
+    for name, k in zip(("credits", "kelp", "steelplast", "science", "biomatter"), p.res):
+        out["left_" + name] = k
     return out
 
 

@@ -25,9 +25,17 @@ from .scoring import best_conversions, brown_points, city_points, end_cards
 # science, biomatter), of a card in hand and of an unused action card.
 RES_VALUE = (0.35, 0.45, 0.5, 0.45, 0.8)
 CARD_VALUE = 0.55
+SPECIAL_IN_HAND = 0.0       # a Special card in hand, over any card
 ACTION_VALUE = 1.1
 ABILITY_VALUE = 0.8
 UNCONNECTED = 0.45          # an unconnected city / building: a share of its connected value
+UNCONNECTED_NEAR = 0.7      # ... when one tunnel would connect it
+OPEN_SITE = 1.0             # an empty city site the tunnels reach (up to OPEN_SITES of them)
+OPEN_SITES = 2
+SOON_ROUNDS = 3.0           # potential fades over the last rounds
+METRO_PATH = 0.6            # a metropolis's worth per share of the way to it built
+BROWN_FLOOR = 6.0           # the brown tile's worth when it would score less today
+METRO_COUNT = 1.0           # a connected metropolis counts for cards and the brown tile
 
 
 def productions_left(s) -> int:
@@ -79,27 +87,152 @@ def evaluate(s, seat: int) -> float:
         have = r[1] + r[4] + kelp_prod * prods
         if need > have:
             v -= (need - have) * 2.2
-    # Pieces not connected yet: part of what they would be worth.
-    loose = p.cmask & ~n.conn
-    if loose and rounds > 1:
-        v += UNCONNECTED * 2.5 * loose.bit_count()
-        for c in bits(loose):
-            for b in g.city_bsites[c]:
-                if p.bld[b]:
-                    v += UNCONNECTED * 1.2 * prods
-    # Metropolises within reach: a built tunnel towards one.
-    for h in range(g.nh):
-        if not p.metro_on >> h & 1 and g.hex_tun[h] & p.tun:
-            v += 1.0
+    if rounds > 1:
+        v += _network_potential(s, p, g, n, prods, rounds)
     # Cards and action cards.
     if rounds > 0.5:
         v += CARD_VALUE * min(len(p.hand), s.hand_limit(p) + 1)
+        special = s.st.special
+        for inst in p.hand:
+            if special[inst]:
+                v += SPECIAL_IN_HAND
         v += ACTION_VALUE * len(available_actions(p))
         v += ACTION_VALUE * 0.8 * len(p.actions) * max(0, prods - 1)
         v += ABILITY_VALUE * len(p.abilities) * late
         # An earlier place in the next round's order.
         v += 0.25 * p.fed
     return v
+
+
+def _network_potential(s, p, g, n, prods: int, rounds: float) -> float:
+    """What the network is still worth growing into, for the turns left: a city not yet
+    connected (more when one tunnel away from the network), an empty city site the
+    tunnels already reach (a city built there is connected at once), and each metropolis by
+    the share of its tunnel sites built (the brown one by what its tile would score)."""
+    v = 0.0
+    soon = min(1.0, rounds / SOON_ROUNDS)
+    comp = n.comp
+    loose = p.cmask & ~n.conn
+    for c in bits(loose):
+        near = any(g.tun_cities[t] & comp & ~(1 << c) for t in bits(g.city_tun[c] & ~p.tun))
+        share = UNCONNECTED_NEAR if near else UNCONNECTED
+        v += share * 2.5
+        for b in g.city_bsites[c]:
+            if p.bld[b]:
+                v += share * 1.2 * prods
+    open_sites = (comp & ~p.cmask & ((1 << g.nc) - 1)).bit_count()
+    v += OPEN_SITE * min(open_sites, OPEN_SITES) * soon
+    left = _metro_tunnels_left(g, p, n)
+    firsts = _metro_tunnels_first(g)
+    for h in range(g.nh):
+        if p.metro_on >> h & 1 or not g.hex_tun[h]:
+            continue
+        first = firsts[h]
+        done = first - left[h]
+        if done > 0:
+            key = ("metro_worth", h, prods, p.specials_paid)
+            worth = n.sites.get(key)
+            if worth is None:
+                worth = n.sites[key] = _metro_worth(s, p, h, prods)
+            v += worth * METRO_PATH * done / first * soon
+    return v
+
+
+def _tunnels_to(g, comp: int, tun: int) -> list[int]:
+    """Fewest tunnels still to build from the network `comp` (city sites reached) to each
+    city site, built tunnels free (a breadth-first search over the tunnel sites)."""
+    dist = [99] * g.nc
+    todo = []
+    for c in bits(comp & ((1 << g.nc) - 1)):
+        dist[c] = 0
+        todo.append(c)
+    k = 0
+    while k < len(todo):          # 0-1 search: a built tunnel costs 0, an empty one 1
+        c = todo[k]
+        k += 1
+        for t in bits(g.city_tun[c]):
+            a, b = g.tun_ends[t]
+            o = b if a == c else a
+            if o >= g.nc:
+                continue
+            d = dist[c] + (0 if tun >> t & 1 else 1)
+            if d < dist[o]:
+                dist[o] = d
+                todo.append(o)
+    return dist
+
+
+def _metro_tunnels_left(g, p, n) -> list[int]:
+    """Per metropolis: about how many tunnels are still to build to connect it (its own
+    tunnel sites not built, plus the way from the network to the farthest city they start
+    from; remembered per board version)."""
+    hit = n.sites.get("metro_left")
+    if hit is None:
+        hit = _LEFT.get(p.tun)        # the network (comp) follows from the tunnels alone
+        if hit is not None and _LEFT_GEO[0] is g:
+            n.sites["metro_left"] = hit
+            return hit
+        if _LEFT_GEO[0] is not g or len(_LEFT) > 65536:
+            _LEFT.clear()
+            _LEFT_GEO[0] = g
+        dist = _tunnels_to(g, n.comp, p.tun)
+        hit = []
+        for h in range(g.nh):
+            k = far = 0
+            for t in bits(g.hex_tun[h]):
+                if not p.tun >> t & 1:
+                    k += 1
+                a, b = g.tun_ends[t]
+                far = max(far, dist[a if a < g.nc else b])
+            hit.append(k + far)
+        n.sites["metro_left"] = _LEFT[p.tun] = hit
+    return hit
+
+
+_LEFT: dict = {}          # tunnels mask -> _metro_tunnels_left (content-keyed, any seat)
+_LEFT_GEO: list = [None]  # the geometry _LEFT is for
+
+
+_FIRST: dict = {}
+
+
+def _metro_tunnels_first(g) -> list[int]:
+    """Per metropolis: the same count on an empty board (the starting city alone)."""
+    hit = _FIRST.get(id(g))
+    if hit is None:
+        dist = _tunnels_to(g, 1 << g.start, 0)
+        hit = []
+        for h in range(g.nh):
+            k = far = 0
+            for t in bits(g.hex_tun[h]):
+                a, b = g.tun_ends[t]
+                k += 1
+                far = max(far, dist[a if a < g.nc else b])
+            hit.append(max(1, k + far))
+        _FIRST[id(g)] = hit
+    return hit
+
+
+def _metro_worth(s, p, h: int, prods: int) -> float:
+    """What connecting metropolis `h` would add: a brown tile's final scoring as the network
+    stands (at least BROWN_FLOOR), a blue tile's instant gain and its production."""
+    tile = p.metros[h]
+    if tile < 0:
+        return 0.0
+    m = s.st.metros[tile]
+    if h == s.geo.brown:
+        from .scoring import part_points
+        pts = sum(part_points(s, p, part) for part in m.end)
+        return max(float(pts), BROWN_FLOOR) + METRO_COUNT
+    v = 0.0
+    for part in m.instant:
+        g = part.gain
+        v += g.points + 0.4 * (g.credits + g.kelp + g.steelplast + g.science) + 0.8 * g.biomatter
+    for part in m.production:
+        g = part.gain
+        v += prods * (g.points + 0.35 * (g.credits + g.kelp + g.steelplast + g.science)
+                      + 0.7 * g.biomatter)
+    return v + METRO_COUNT
 
 
 def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
@@ -138,7 +271,8 @@ def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
 # effect's parts, an "either", an action card to use, a slot's action to perform), and how
 # many of them deep a rollout branches (deeper: parts in the listed order, options by
 # one-step lookahead).
-_BRANCHING = frozenset(("parts", "either", "use_action", "slot_action", "use_dropped"))
+_BRANCHING = frozenset(("parts", "either", "use_action", "slot_action", "use_dropped",
+                        "pay_special", "limit"))
 BRANCH_DEPTH = 2
 
 
