@@ -273,7 +273,7 @@ def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
 # one-step lookahead).
 _BRANCHING = frozenset(("parts", "either", "use_action", "slot_action", "use_dropped",
                         "pay_special", "limit"))
-BRANCH_DEPTH = 2
+BRANCH_DEPTH = 1
 
 
 _SPENDING = frozenset(("build", "upgrade", "trade", "symbiosis", "slot_action"))
@@ -331,7 +331,7 @@ def action_values(s, seat: int, actions: list) -> list[float]:
     return _lookahead(s, seat, actions)
 
 
-TOP = 3                 # (card, slot) pairs played out besides each card's best guess
+TOP = 2                 # (card, slot) pairs played out besides each card's best guess
 UNTRIED = -1.0e6        # an option not played out: never preferred to one that was
 
 
