@@ -414,8 +414,63 @@ def _slot_values(s, seat: int, actions: list) -> list[float]:
     return [_play_out(s, seat, (o,)) if o in top else UNTRIED for o in actions]
 
 
+def _best_slot_finished(s, seat: int):
+    """A copy of `s` (at the seat's slot choice) with the turn finished after the slot the
+    greedy bot would choose (the `_slot_values` candidates, each played out)."""
+    actions = s.legal_actions()
+    st = s.st
+    est = _estimator(s, seat)
+    inst = s.turn[1]
+    colour = st.cards[inst].colour if inst >= 0 else None
+    card_v = est.card_value(inst) if inst >= 0 else 0.0
+    scored = []
+    for o in actions:
+        v = _slot_estimate(est, st, s.rules, o)
+        if colour is not None and _slot_colour(st, o) == colour:
+            v += card_v
+        scored.append((v, o))
+    best, best_v = None, None
+    for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]:
+        nxt = s.clone(log=False)
+        turn0 = nxt.turns_done
+        nxt.apply(o)
+        v = _finish_turn(nxt, seat, turn0)
+        if best is None or v > best_v:
+            best, best_v = nxt, v
+    return best
+
+
 def _slot_index(st, slot_id: str) -> int:
     for i, slot in enumerate(st.slots):
         if slot.id == slot_id:
             return i
     raise KeyError(slot_id)
+
+
+# ---------------------------------------------------------------------------- search leaf
+_LEAF_MEMO: list = [None, -1, None]     # (state, step, finished copy): the last leaf's turn
+
+
+def leaf_value(s, seat: int) -> float:
+    """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
+    once the turn in progress is finished by the greedy bot's rollout (its slot by the
+    greedy choice among the slots, every later decision as `_finish_turn` takes it).  A leaf
+    between a card and its slot, or halfway through an effect, is otherwise valued with the
+    card gone and nothing yet built for it.  The finished copy is shared by the seats'
+    values of one leaf (remembered for the last state asked about, unchanged since)."""
+    if s.over or not s.stack:
+        return evaluate(s, seat)
+    memo = _LEAF_MEMO
+    if memo[0] is s and memo[1] == s.step:
+        return evaluate(memo[2], seat)
+    kind, mover = s.stack[-1][0], s.stack[-1][1]
+    done = s
+    if kind not in ("card", "discard") and s.turn[0] == mover:
+        done = s.clone(log=False)
+        turn0 = done.turns_done
+        if kind == "slot":
+            done = _best_slot_finished(s, mover)
+        else:
+            _finish_turn(done, mover, turn0)
+    memo[0], memo[1], memo[2] = s, s.step, done
+    return evaluate(done, seat)
