@@ -236,12 +236,17 @@ def _metro_worth(s, p, h: int, prods: int) -> float:
 
 
 def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
-    """The value of `s` after the seat's turn is finished greedily (a rollout: the order of
+    """The value of `s` after the seat's turn is finished greedily (`_finished`)."""
+    return evaluate(_finished(s, seat, turn0, depth), seat)
+
+
+def _finished(s, seat: int, turn0: int, depth: int = 0):
+    """`s`, or a copy of it, with the seat's turn finished greedily (a rollout: the order of
     card and slot by rule of thumb, every other decision by a one-step lookahead).  A choice
     that only opens further decisions (which part of an effect next, which option of an
     "either", which action card) is played to its end before it is valued: each option is
-    finished on a copy (down to BRANCH_DEPTH such choices) and the best is the value, so a
-    "build or gain" option is valued once something is built, not before."""
+    finished on a copy (down to BRANCH_DEPTH such choices) and the best copy is the result,
+    so a "build or gain" option is valued once something is built, not before."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
         kind = s.stack[-1][0]
         actions = s.legal_actions()
@@ -250,13 +255,14 @@ def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
         elif kind == "order":
             a = (_order_of_thumb(s),)
         elif kind in _BRANCHING and depth < BRANCH_DEPTH:
-            best = None
+            best, best_v = None, None
             for a in actions:
                 nxt = s.clone(log=False)
                 nxt.apply_legal(a, actions)
-                v = _finish_turn(nxt, seat, turn0, depth + 1)
-                if best is None or v > best:
-                    best = v
+                nxt = _finished(nxt, seat, turn0, depth + 1)
+                v = evaluate(nxt, seat)
+                if best is None or v > best_v:
+                    best, best_v = nxt, v
             return best
         elif kind == "parts":
             a = actions[0]
@@ -264,7 +270,7 @@ def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
             vals = _lookahead(s, seat, actions)
             a = actions[max(range(len(actions)), key=vals.__getitem__)]
         s.apply_legal(a, actions)
-    return evaluate(s, seat)
+    return s
 
 
 # Decisions that only open further ones, played out before they are valued (the order of an
@@ -434,7 +440,8 @@ def _best_slot_finished(s, seat: int):
         nxt = s.clone(log=False)
         turn0 = nxt.turns_done
         nxt.apply(o)
-        v = _finish_turn(nxt, seat, turn0)
+        nxt = _finished(nxt, seat, turn0)
+        v = evaluate(nxt, seat)
         if best is None or v > best_v:
             best, best_v = nxt, v
     return best
@@ -471,6 +478,6 @@ def leaf_value(s, seat: int) -> float:
         if kind == "slot":
             done = _best_slot_finished(s, mover)
         else:
-            _finish_turn(done, mover, turn0)
+            done = _finished(done, mover, turn0)
     memo[0], memo[1], memo[2] = s, s.step, done
     return evaluate(done, seat)
