@@ -157,5 +157,6 @@ GAME = register(Game(
     determinize=determinize,
     labels=LABELS,
     extra={"choice_catalogue": choice_catalogue,
+           "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            "fingerprint_sets": [(), ("switches.contracts=true",)]},
 ))

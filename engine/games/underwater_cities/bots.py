@@ -25,9 +25,17 @@ from .scoring import best_conversions, brown_points, city_points, end_cards
 # science, biomatter), of a card in hand and of an unused action card.
 RES_VALUE = (0.35, 0.45, 0.5, 0.45, 0.8)
 CARD_VALUE = 0.55
+SPECIAL_IN_HAND = 0.0       # a Special card in hand, over any card
 ACTION_VALUE = 1.1
 ABILITY_VALUE = 0.8
 UNCONNECTED = 0.45          # an unconnected city / building: a share of its connected value
+UNCONNECTED_NEAR = 0.7      # ... when one tunnel would connect it
+OPEN_SITE = 1.0             # an empty city site the tunnels reach (up to OPEN_SITES of them)
+OPEN_SITES = 2
+SOON_ROUNDS = 3.0           # potential fades over the last rounds
+METRO_PATH = 0.6            # a metropolis's worth per share of the way to it built
+BROWN_FLOOR = 6.0           # the brown tile's worth when it would score less today
+METRO_COUNT = 1.0           # a connected metropolis counts for cards and the brown tile
 
 
 def productions_left(s) -> int:
@@ -79,21 +87,15 @@ def evaluate(s, seat: int) -> float:
         have = r[1] + r[4] + kelp_prod * prods
         if need > have:
             v -= (need - have) * 2.2
-    # Pieces not connected yet: part of what they would be worth.
-    loose = p.cmask & ~n.conn
-    if loose and rounds > 1:
-        v += UNCONNECTED * 2.5 * loose.bit_count()
-        for c in bits(loose):
-            for b in g.city_bsites[c]:
-                if p.bld[b]:
-                    v += UNCONNECTED * 1.2 * prods
-    # Metropolises within reach: a built tunnel towards one.
-    for h in range(g.nh):
-        if not p.metro_on >> h & 1 and g.hex_tun[h] & p.tun:
-            v += 1.0
+    if rounds > 1:
+        v += _network_potential(s, p, g, n, prods, rounds)
     # Cards and action cards.
     if rounds > 0.5:
         v += CARD_VALUE * min(len(p.hand), s.hand_limit(p) + 1)
+        special = s.st.special
+        for inst in p.hand:
+            if special[inst]:
+                v += SPECIAL_IN_HAND
         v += ACTION_VALUE * len(available_actions(p))
         v += ACTION_VALUE * 0.8 * len(p.actions) * max(0, prods - 1)
         v += ABILITY_VALUE * len(p.abilities) * late
@@ -102,10 +104,149 @@ def evaluate(s, seat: int) -> float:
     return v
 
 
-def _finish_turn(s, seat: int, turn0: int) -> float:
-    """The value of `s` after the seat's turn is finished greedily (a rollout: the order of
-    card and slot and of an effect's parts by rule of thumb, every other decision by a
-    one-step lookahead)."""
+def _network_potential(s, p, g, n, prods: int, rounds: float) -> float:
+    """What the network is still worth growing into, for the turns left: a city not yet
+    connected (more when one tunnel away from the network), an empty city site the
+    tunnels already reach (a city built there is connected at once), and each metropolis by
+    the share of its tunnel sites built (the brown one by what its tile would score)."""
+    v = 0.0
+    soon = min(1.0, rounds / SOON_ROUNDS)
+    comp = n.comp
+    loose = p.cmask & ~n.conn
+    for c in bits(loose):
+        near = any(g.tun_cities[t] & comp & ~(1 << c) for t in bits(g.city_tun[c] & ~p.tun))
+        share = UNCONNECTED_NEAR if near else UNCONNECTED
+        v += share * 2.5
+        for b in g.city_bsites[c]:
+            if p.bld[b]:
+                v += share * 1.2 * prods
+    open_sites = (comp & ~p.cmask & ((1 << g.nc) - 1)).bit_count()
+    v += OPEN_SITE * min(open_sites, OPEN_SITES) * soon
+    left = _metro_tunnels_left(g, p, n)
+    firsts = _metro_tunnels_first(g)
+    for h in range(g.nh):
+        if p.metro_on >> h & 1 or not g.hex_tun[h]:
+            continue
+        first = firsts[h]
+        done = first - left[h]
+        if done > 0:
+            key = ("metro_worth", h, prods, p.specials_paid)
+            worth = n.sites.get(key)
+            if worth is None:
+                worth = n.sites[key] = _metro_worth(s, p, h, prods)
+            v += worth * METRO_PATH * done / first * soon
+    return v
+
+
+def _tunnels_to(g, comp: int, tun: int) -> list[int]:
+    """Fewest tunnels still to build from the network `comp` (city sites reached) to each
+    city site, built tunnels free (a breadth-first search over the tunnel sites)."""
+    dist = [99] * g.nc
+    todo = []
+    for c in bits(comp & ((1 << g.nc) - 1)):
+        dist[c] = 0
+        todo.append(c)
+    k = 0
+    while k < len(todo):          # 0-1 search: a built tunnel costs 0, an empty one 1
+        c = todo[k]
+        k += 1
+        for t in bits(g.city_tun[c]):
+            a, b = g.tun_ends[t]
+            o = b if a == c else a
+            if o >= g.nc:
+                continue
+            d = dist[c] + (0 if tun >> t & 1 else 1)
+            if d < dist[o]:
+                dist[o] = d
+                todo.append(o)
+    return dist
+
+
+def _metro_tunnels_left(g, p, n) -> list[int]:
+    """Per metropolis: about how many tunnels are still to build to connect it (its own
+    tunnel sites not built, plus the way from the network to the farthest city they start
+    from; remembered per board version)."""
+    hit = n.sites.get("metro_left")
+    if hit is None:
+        hit = _LEFT.get(p.tun)        # the network (comp) follows from the tunnels alone
+        if hit is not None and _LEFT_GEO[0] is g:
+            n.sites["metro_left"] = hit
+            return hit
+        if _LEFT_GEO[0] is not g or len(_LEFT) > 65536:
+            _LEFT.clear()
+            _LEFT_GEO[0] = g
+        dist = _tunnels_to(g, n.comp, p.tun)
+        hit = []
+        for h in range(g.nh):
+            k = far = 0
+            for t in bits(g.hex_tun[h]):
+                if not p.tun >> t & 1:
+                    k += 1
+                a, b = g.tun_ends[t]
+                far = max(far, dist[a if a < g.nc else b])
+            hit.append(k + far)
+        n.sites["metro_left"] = _LEFT[p.tun] = hit
+    return hit
+
+
+_LEFT: dict = {}          # tunnels mask -> _metro_tunnels_left (content-keyed, any seat)
+_LEFT_GEO: list = [None]  # the geometry _LEFT is for
+
+
+_FIRST: dict = {}
+
+
+def _metro_tunnels_first(g) -> list[int]:
+    """Per metropolis: the same count on an empty board (the starting city alone)."""
+    hit = _FIRST.get(id(g))
+    if hit is None:
+        dist = _tunnels_to(g, 1 << g.start, 0)
+        hit = []
+        for h in range(g.nh):
+            k = far = 0
+            for t in bits(g.hex_tun[h]):
+                a, b = g.tun_ends[t]
+                k += 1
+                far = max(far, dist[a if a < g.nc else b])
+            hit.append(max(1, k + far))
+        _FIRST[id(g)] = hit
+    return hit
+
+
+def _metro_worth(s, p, h: int, prods: int) -> float:
+    """What connecting metropolis `h` would add: a brown tile's final scoring as the network
+    stands (at least BROWN_FLOOR), a blue tile's instant gain and its production."""
+    tile = p.metros[h]
+    if tile < 0:
+        return 0.0
+    m = s.st.metros[tile]
+    if h == s.geo.brown:
+        from .scoring import part_points
+        pts = sum(part_points(s, p, part) for part in m.end)
+        return max(float(pts), BROWN_FLOOR) + METRO_COUNT
+    v = 0.0
+    for part in m.instant:
+        g = part.gain
+        v += g.points + 0.4 * (g.credits + g.kelp + g.steelplast + g.science) + 0.8 * g.biomatter
+    for part in m.production:
+        g = part.gain
+        v += prods * (g.points + 0.35 * (g.credits + g.kelp + g.steelplast + g.science)
+                      + 0.7 * g.biomatter)
+    return v + METRO_COUNT
+
+
+def _finish_turn(s, seat: int, turn0: int, depth: int = 0) -> float:
+    """The value of `s` after the seat's turn is finished greedily (`_finished`)."""
+    return evaluate(_finished(s, seat, turn0, depth), seat)
+
+
+def _finished(s, seat: int, turn0: int, depth: int = 0):
+    """`s`, or a copy of it, with the seat's turn finished greedily (a rollout: the order of
+    card and slot by rule of thumb, every other decision by a one-step lookahead).  A choice
+    that only opens further decisions (which part of an effect next, which option of an
+    "either", which action card) is played to its end before it is valued: each option is
+    finished on a copy (down to BRANCH_DEPTH such choices) and the best copy is the result,
+    so a "build or gain" option is valued once something is built, not before."""
     while not s.over and s.stack and s.turns_done == turn0 and s.stack[-1][1] == seat:
         kind = s.stack[-1][0]
         actions = s.legal_actions()
@@ -113,13 +254,32 @@ def _finish_turn(s, seat: int, turn0: int) -> float:
             a = actions[0]
         elif kind == "order":
             a = (_order_of_thumb(s),)
+        elif kind in _BRANCHING and depth < BRANCH_DEPTH:
+            best, best_v = None, None
+            for a in actions:
+                nxt = s.clone(log=False)
+                nxt.apply_legal(a, actions)
+                nxt = _finished(nxt, seat, turn0, depth + 1)
+                v = evaluate(nxt, seat)
+                if best is None or v > best_v:
+                    best, best_v = nxt, v
+            return best
         elif kind == "parts":
             a = actions[0]
         else:
             vals = _lookahead(s, seat, actions)
             a = actions[max(range(len(actions)), key=vals.__getitem__)]
         s.apply_legal(a, actions)
-    return evaluate(s, seat)
+    return s
+
+
+# Decisions that only open further ones, played out before they are valued (the order of an
+# effect's parts, an "either", an action card to use, a slot's action to perform), and how
+# many of them deep a rollout branches (deeper: parts in the listed order, options by
+# one-step lookahead).
+_BRANCHING = frozenset(("parts", "either", "use_action", "slot_action", "use_dropped",
+                        "pay_special", "limit"))
+BRANCH_DEPTH = 1
 
 
 _SPENDING = frozenset(("build", "upgrade", "trade", "symbiosis", "slot_action"))
@@ -166,18 +326,18 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         return _card_values(s, seat, actions)
     if kind == "slot":
         return _slot_values(s, seat, actions)
-    if kind == "order":
+    if kind == "order" or kind in _BRANCHING:
         turn0 = s.turns_done
         out = []
         for a in actions:
             nxt = s.clone(log=False)
             nxt.apply_legal(a, actions)
-            out.append(_finish_turn(nxt, seat, turn0))
+            out.append(_finish_turn(nxt, seat, turn0, 0 if kind == "order" else 1))
         return out
     return _lookahead(s, seat, actions)
 
 
-TOP = 3                 # (card, slot) pairs played out besides each card's best guess
+TOP = 2                 # (card, slot) pairs played out besides each card's best guess
 UNTRIED = -1.0e6        # an option not played out: never preferred to one that was
 
 
@@ -260,8 +420,64 @@ def _slot_values(s, seat: int, actions: list) -> list[float]:
     return [_play_out(s, seat, (o,)) if o in top else UNTRIED for o in actions]
 
 
+def _best_slot_finished(s, seat: int):
+    """A copy of `s` (at the seat's slot choice) with the turn finished after the slot the
+    greedy bot would choose (the `_slot_values` candidates, each played out)."""
+    actions = s.legal_actions()
+    st = s.st
+    est = _estimator(s, seat)
+    inst = s.turn[1]
+    colour = st.cards[inst].colour if inst >= 0 else None
+    card_v = est.card_value(inst) if inst >= 0 else 0.0
+    scored = []
+    for o in actions:
+        v = _slot_estimate(est, st, s.rules, o)
+        if colour is not None and _slot_colour(st, o) == colour:
+            v += card_v
+        scored.append((v, o))
+    best, best_v = None, None
+    for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]:
+        nxt = s.clone(log=False)
+        turn0 = nxt.turns_done
+        nxt.apply(o)
+        nxt = _finished(nxt, seat, turn0)
+        v = evaluate(nxt, seat)
+        if best is None or v > best_v:
+            best, best_v = nxt, v
+    return best
+
+
 def _slot_index(st, slot_id: str) -> int:
     for i, slot in enumerate(st.slots):
         if slot.id == slot_id:
             return i
     raise KeyError(slot_id)
+
+
+# ---------------------------------------------------------------------------- search leaf
+_LEAF_MEMO: list = [None, -1, None]     # (state, step, finished copy): the last leaf's turn
+
+
+def leaf_value(s, seat: int) -> float:
+    """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
+    once the turn in progress is finished by the greedy bot's rollout (its slot by the
+    greedy choice among the slots, every later decision as `_finish_turn` takes it).  A leaf
+    between a card and its slot, or halfway through an effect, is otherwise valued with the
+    card gone and nothing yet built for it.  The finished copy is shared by the seats'
+    values of one leaf (remembered for the last state asked about, unchanged since)."""
+    if s.over or not s.stack:
+        return evaluate(s, seat)
+    memo = _LEAF_MEMO
+    if memo[0] is s and memo[1] == s.step:
+        return evaluate(memo[2], seat)
+    kind, mover = s.stack[-1][0], s.stack[-1][1]
+    done = s
+    if kind not in ("card", "discard") and s.turn[0] == mover:
+        done = s.clone(log=False)
+        turn0 = done.turns_done
+        if kind == "slot":
+            done = _best_slot_finished(s, mover)
+        else:
+            done = _finished(done, mover, turn0)
+    memo[0], memo[1], memo[2] = s, s.step, done
+    return evaluate(done, seat)
