@@ -404,7 +404,9 @@ def _card_values(s, seat: int, actions: list) -> list[float]:
     return [best[a] for a in actions]
 
 
-def _slot_values(s, seat: int, actions: list) -> list[float]:
+def _slot_candidates(s, seat: int, actions: list) -> list:
+    """The slots worth playing out: the TOP + 1 best by the estimator (the slot's action, plus
+    the card's value when the card's colour matches the slot's), best first."""
     st = s.st
     est = _estimator(s, seat)
     inst = s.turn[1]
@@ -416,7 +418,11 @@ def _slot_values(s, seat: int, actions: list) -> list[float]:
         if colour is not None and _slot_colour(st, o) == colour:
             v += card_v
         scored.append((v, o))
-    top = {o for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]}
+    return [o for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]]
+
+
+def _slot_values(s, seat: int, actions: list) -> list[float]:
+    top = set(_slot_candidates(s, seat, actions))
     return [_play_out(s, seat, (o,)) if o in top else UNTRIED for o in actions]
 
 
@@ -424,19 +430,8 @@ def _best_slot_finished(s, seat: int):
     """A copy of `s` (at the seat's slot choice) with the turn finished after the slot the
     greedy bot would choose (the `_slot_values` candidates, each played out)."""
     actions = s.legal_actions()
-    st = s.st
-    est = _estimator(s, seat)
-    inst = s.turn[1]
-    colour = st.cards[inst].colour if inst >= 0 else None
-    card_v = est.card_value(inst) if inst >= 0 else 0.0
-    scored = []
-    for o in actions:
-        v = _slot_estimate(est, st, s.rules, o)
-        if colour is not None and _slot_colour(st, o) == colour:
-            v += card_v
-        scored.append((v, o))
     best, best_v = None, None
-    for _v, o in sorted(scored, key=lambda x: -x[0])[:TOP + 1]:
+    for o in _slot_candidates(s, seat, actions):
         nxt = s.clone(log=False)
         turn0 = nxt.turns_done
         nxt.apply(o)
