@@ -35,18 +35,18 @@ ALPHA = 0.05
 
 
 def exact_interval(wins: float, n: int, alpha: float = ALPHA) -> tuple[float, float]:
-    """Clopper-Pearson (statsmodels' 'beta'); a fractional count (shared wins) is allowed."""
+    """Clopper-Pearson (`pipelines.stats.exact_ci`); a fractional count (shared wins) is allowed."""
     if n <= 0:
         return (float("nan"), float("nan"))
-    from statsmodels.stats.proportion import proportion_confint
-    lo, hi = proportion_confint(wins, n, alpha=alpha, method="beta")
-    return (0.0 if np.isnan(lo) else float(lo), 1.0 if np.isnan(hi) else float(hi))
+    from pipelines.stats import exact_ci
+    lo, hi = exact_ci(wins, n, alpha)
+    return (0.0 if np.isnan(lo) else lo, 1.0 if np.isnan(hi) else hi)
 
 
 def wilson_interval(wins: float, n: int) -> tuple[float, float]:
-    from pipelines.ladder.match import wilson
-    lo, hi = wilson(wins, n)
-    return float(lo), float(hi)
+    from pipelines.stats import rate_ci
+    r = rate_ci(wins, n)
+    return r.low, r.high
 
 
 def verdict(low: float, high: float, fair: float) -> str:

@@ -113,12 +113,13 @@ def add_games(plan_for: Callable[[int, int], Plan], store: Store, run_id: str, f
                     progress=progress, run_id=run_id, resume=True)
 
 
-def faction_rates(db, run_id: str) -> dict[str, tuple[float, int]]:
+def faction_rates(db, run_id: str, decided_only: bool = False) -> dict[str, tuple[float, int]]:
     """faction -> (wins, player-games) of a run, aggregated in DuckDB; a win shared by k tied
-    winners counts 1/k (issue 12, P13)."""
+    winners counts 1/k (issue 12, P13); `decided_only`: player-games of games with a winner."""
+    count = "count(*) FILTER (WHERE nw > 0)" if decided_only else "count(*)"
     with connect_read(db) as con:
         rows = con.execute(
-            "SELECT faction, sum(CASE WHEN won THEN 1.0 / nw ELSE 0.0 END), count(*) FROM "
+            f"SELECT faction, sum(CASE WHEN won THEN 1.0 / nw ELSE 0.0 END), {count} FROM "
             "(SELECT faction, won, count(*) FILTER (WHERE won) OVER (PARTITION BY game_id) AS nw "
             " FROM players WHERE run_id = ?) GROUP BY faction ORDER BY faction",
             [run_id]).fetchall()

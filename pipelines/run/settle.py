@@ -27,7 +27,7 @@ from pipelines.stats.verdicts import UNKNOWN, check_margin, verdict_columns
 from pipelines.store import Store, connect_read
 
 from .execute import new_run_id
-from .pairing import add_games, start_run
+from .pairing import add_games, faction_rates, start_run
 from .plan import Plan, make_plan
 
 
@@ -45,17 +45,11 @@ class Settled:
 def decided_rates(db, run_id: str) -> tuple[dict[str, tuple[float, int]], int]:
     """faction -> (wins, player-games) over the decided games (a tied win counts 1/k), and the
     number of decided games."""
+    rates = faction_rates(db, run_id, decided_only=True)
     with connect_read(db) as con:
-        rows = con.execute(
-            "SELECT faction, sum(CASE WHEN won THEN 1.0 / nw ELSE 0.0 END), "
-            "count(*) FILTER (WHERE nw > 0) FROM "
-            "(SELECT faction, won, count(*) FILTER (WHERE won) OVER (PARTITION BY game_id) AS nw "
-            " FROM players WHERE run_id = ?) GROUP BY faction ORDER BY faction", [run_id]).fetchall()
-        decided = con.execute(
-            "SELECT count(*) FROM games WHERE run_id = ? AND (winner_seat IS NOT NULL OR "
-            "game_id IN (SELECT game_id FROM players WHERE run_id = ? AND won))",
-            [run_id, run_id]).fetchone()[0]
-    return {f: (float(w), int(n)) for f, w, n in rows}, int(decided)
+        decided = con.execute("SELECT count(DISTINCT game_id) FROM players WHERE run_id = ? AND won",
+                              [run_id]).fetchone()[0]
+    return rates, int(decided)
 
 
 def judge(rates: dict[str, tuple[float, int]], decided: int, n_players: int, *, margin: float,
