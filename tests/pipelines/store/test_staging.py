@@ -23,8 +23,24 @@ from pipelines.run.execute import make_tasks, play_chunk
 from pipelines.store import Store, connect_read
 from pipelines.store.staging import PatientWriter, recover_staged, staging_dir
 
-HOLD = ("import duckdb, sys; con = duckdb.connect(sys.argv[1], read_only=True); "
-        "print('held', flush=True); sys.stdin.readline(); con.close()")
+# The holder tries the file until it gets in: a running simulation holds it for moments at a
+# time while it writes (stop 33's CI: one try, made while the writer held it, failed the test).
+HOLD = """
+import sys, time
+import duckdb
+until = time.monotonic() + 60
+while True:
+    try:
+        con = duckdb.connect(sys.argv[1], read_only=True)
+        break
+    except duckdb.IOException:
+        if time.monotonic() > until:
+            raise
+        time.sleep(0.01)
+print('held', flush=True)
+sys.stdin.readline()
+con.close()
+"""
 
 
 def _hold(db: Path) -> subprocess.Popen:
