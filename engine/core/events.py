@@ -56,6 +56,10 @@ class EventLog:
             self._s_points.append(points)
 
     # ------------------------------------------------------------------ reading
+    def n_moves(self) -> int:
+        """The number of move rows logged so far."""
+        return self._base_m + len(self._m_step)
+
     def _n_moves(self) -> int:
         return self._base_m + len(self._m_step)
 

@@ -44,6 +44,8 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     state = game.new_game(rules, seats, seed, map=map, log=log)
     start_seat = state.first_seat   # the starting player, before any move (first_seat moves on)
     bots = seat_bots(game, seats, seed)
+    offers: dict[int, str] = {}     # move row -> what its decision offered (listed decisions)
+    one_per_kind = tuple(game.extra.get("offer_one_per_kind", ()))
     observe = game.observe
     # Optional protocol speed-up: `apply_legal(action, actions)` = `apply(action)` given the
     # list `legal_actions()` just returned for this decision.
@@ -79,12 +81,16 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
             apply_legal(action, (action,))  # drawn from the legal list: checked against it
         elif mode == "legal":  # needs only its seat's legal decisions
             actions = state.legal_actions()
+            if log:
+                _note_offered(state, actions, offers, one_per_kind)
             if apply_legal is not None:  # the game checks legality against this same list
                 apply_legal(bot.pick(actions), actions)
             else:
                 state.apply(bot.pick(actions))
         elif mode == "decide":  # the action and the legal list it was chosen from
             action, actions = bot.decide(observe(state, seat), seat)
+            if log:
+                _note_offered(state, actions, offers, one_per_kind)
             if apply_legal is not None:  # the seat's view lists the seat's own legal decisions
                 apply_legal(action, actions)
             else:
@@ -116,4 +122,19 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
     if held is not None:
         for p in players:
             p["held_cards"] = " ".join(c for _kind, c in held[p["seat"]])
-    return GameRecord(row, players, state.log.moves(), state.log.scores())
+    moves = state.log.moves()
+    # What each listed decision offered (engine/core/offers.py), by move row: the first row
+    # logged after the decision is its move.
+    n = len(moves["step"])
+    column = [None] * n
+    for i, keys in offers.items():
+        if i < n:
+            column[i] = keys
+    moves = dict(moves, offered=column)
+    return GameRecord(row, players, moves, state.log.scores())
+
+
+def _note_offered(state, actions, offers: dict, one_per_kind: tuple) -> None:
+    """Remember the keys `actions` offer, for the move row the decision is about to log."""
+    from .offers import offered
+    offers[state.log.n_moves()] = offered(state, actions, one_per_kind)

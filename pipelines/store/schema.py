@@ -40,6 +40,7 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"), ("round", "INTEGER"),
         ("phase", "VARCHAR"), ("seat", "INTEGER"), ("action", "VARCHAR"), ("detail", "VARCHAR"),
         ("cell", "INTEGER"),
+        ("offered", "VARCHAR"),  # what the decision offered (engine/core/offers.py), NULL if not listed
     ),
     "score_events": (
         ("run_id", "VARCHAR"), ("game_id", "INTEGER"), ("step", "INTEGER"),

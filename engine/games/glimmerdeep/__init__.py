@@ -37,6 +37,9 @@ GAME = register(Game(
     extra={"choice_catalogue": choice_catalogue,
            # search rollouts: a random legal action without listing the options (rollout.py)
            "rollout_action": rollout_action,
+           # the move log's "offered": one excavation card's or building's placements are one
+           # option (describe.py: the card or building names them), described once
+           "offer_one_per_kind": ("dig", "site"),
            # rules variants `python -m engine.core.fingerprint` covers besides the base game
            "fingerprint_sets": [(), EARLIER_READINGS]},
 ))
