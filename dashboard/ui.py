@@ -310,6 +310,7 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
     n_players = filters.get("n_players")
     # the bots that played the run (select_filters loaded the same options: a cache hit)
     options = load(qruns.filter_options, str(db_path()), run["run_id"], data_version(run))
+    show_check_findings(run)
     st.markdown("#### Findings")
     with st.container(key="findings", border=True):
         st.markdown("\n".join(f"- {s}" for s in sentences(
@@ -324,6 +325,29 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                    "settle it at 80% power.  A verdict is about play by the bots named: measured "
                    "balance moves with the players' skill (compare tiers: `delve simulate "
                    "--tiers`).")
+
+
+def show_check_findings(run: dict[str, Any]) -> None:
+    """What the design checks found in the run (pipelines.lab.play_checks), before the
+    findings: a degenerate rule or data entry matters before any faction's win rate."""
+    if run.get("status") != "done":
+        return
+    from dashboard.queries import whatif as wq
+    from pipelines.lab.play_checks import check_sentences
+    rep = load(wq.checks, str(db_path()), run["run_id"])
+    if rep is None or isinstance(rep, str):
+        return
+    found = check_sentences(rep.findings)
+    st.markdown("#### What the checks found")
+    with st.container(key="check_findings", border=True):
+        if found:
+            st.markdown("\n".join(f"- {s}" for s in found))
+        else:
+            st.markdown("- No design check flags this run: no saturated score, dead or forced "
+                        "option, runaway leader, early decision, turn limit, score out of its "
+                        "reference range or dominant source of points.")
+        st.caption("Each check, its 95% interval and its threshold (data/checks/checks.toml): "
+                   "the Checks page.")
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:

@@ -1,4 +1,7 @@
-"""Checks: design checks of one run, each flag with its evidence (pipelines.lab.design_checks).
+"""Checks: design checks of one run, each flag with its evidence (pipelines.lab.design_checks),
+and the play checks per skill tier over the runs of the same rules (pipelines.lab.play_checks):
+saturation, dead and forced options, runaway leader, early decisions, lead changes, turn
+limits, reference ranges, dominant sources.
 
 Rarely chosen actions and catalogue entries (cards, buildings...), games hitting a turn limit
 or stalling, dominant openings; and, on request, an ablation run (the run's games replayed
@@ -51,9 +54,34 @@ if isinstance(rep, str):
 flagged = rep.flagged
 st.metric("flags", len(flagged))
 findings = pl.DataFrame([{"flag": "⚑" if f.flagged else "ok", "check": f.check,
-                          "subject": f.subject, "evidence": f.evidence} for f in rep.findings])
+                          "tier": f.tier, "subject": f.subject, "evidence": f.evidence}
+                         for f in rep.findings])
 st.container(key="checks_findings").dataframe(findings, hide_index=True, use_container_width=True)
+st.caption("Thresholds: data/checks/checks.toml (a designer's choice, per game). A flag is an "
+           "estimate past its threshold; \"not yet certain\" when its 95% interval still reaches "
+           "the threshold. Tier: the bot every seat played (mixed: seats played different bots).")
 
+st.header("Per skill tier", divider="gray")
+st.caption("The same checks on every finished run of this game with the same rules and player "
+           "count, per tier: does the pattern hold for every bot, or only for some?")
+tiers = ui.load(wq.tier_checks, str(db), run_id)
+if isinstance(tiers, str):
+    st.error(tiers)
+elif tiers is not None:
+    from pipelines.lab.play_checks import by_tier
+    tier_findings, _tables, tier_runs = tiers
+    st.caption(f"{len(tier_runs)} run(s): {', '.join(tier_runs)}")
+    st.container(key="checks_by_tier").dataframe(by_tier(tier_findings), hide_index=True,
+                                                 use_container_width=True)
+
+with st.expander("Options offered and chosen (dead and forced options)"):
+    st.dataframe(rep.tables.get("options"), hide_index=True)
+with st.expander("Score categories: equal for every seat, at their most (saturation)"):
+    st.dataframe(rep.tables.get("saturation"), hide_index=True)
+with st.expander("Decisiveness, length, reference ranges and sources of the winners' points"):
+    for name in ("decisiveness", "tier_length", "range", "sources"):
+        if rep.tables.get(name) is not None and rep.tables[name].height:
+            st.dataframe(rep.tables[name], hide_index=True)
 with st.expander("Choices: actions and catalogue entries"):
     st.dataframe(rep.tables["choices"], hide_index=True)
 with st.expander("Openings: each seat's first decision"):

@@ -103,6 +103,16 @@ def checks(db: str, run_id: str):
 
 
 @cached(ttl=TTL_S)
+def tier_checks(db: str, run_id: str):
+    """pipelines.lab.play_checks.tier_checks, cached; a DelveError becomes its message."""
+    from pipelines.lab.play_checks import tier_checks as checks_by_tier
+    try:
+        return _guard(checks_by_tier, db, run_id)
+    except DelveError as exc:
+        return str(exc)
+
+
+@cached(ttl=TTL_S)
 def base_rules(db: str, run_id: str):
     """(game id, effective rules document, rules model class, base variants, base sets) of a
     run, or the error message (str)."""

@@ -43,6 +43,12 @@ class Finding:
     subject: str
     flagged: bool
     evidence: str
+    tier: str = ""                  # the bot every seat played ("mixed"); "" for the whole run
+    value: float | None = None      # the estimate, its 95% interval and the flag's threshold
+    low: float | None = None
+    high: float | None = None
+    threshold: float | None = None
+    certain: bool = False           # the whole interval is past the threshold
 
 
 @dataclass
@@ -103,11 +109,13 @@ def _chosen_counts(con, run_id: str, ids: list[str]) -> dict[str, tuple[int, int
 # -- the checks ----------------------------------------------------------------------------------------
 
 def check_rare(con, run: dict, n_games: int, rare_share: float,
-               choices: list[tuple[str, str]] | None = None) -> tuple[list[Finding], pl.DataFrame]:
+               choices: list[tuple[str, str]] | None = None,
+               judged: set[str] = frozenset()) -> tuple[list[Finding], pl.DataFrame]:
     """Entries chosen less than `rare_share` times the average entry of their collection (only
     once that average is at least MIN_EXPECTED, so a flag has evidence), and actions chosen in
     fewer than ACTION_GAMES of the games.  `choices`, when the game declares it, is the
-    catalogue of entries players choose under the run's rules (else every id list)."""
+    catalogue of entries players choose under the run's rules (else every id list); entries in
+    `judged` are left to the dead-option check, which knows when each was offered."""
     run_id = run["run_id"]
     acts = con.execute("SELECT action, count(*), count(DISTINCT game_id) FROM moves "
                        "WHERE run_id = ? GROUP BY action ORDER BY 2", [run_id]).fetchall()
@@ -137,7 +145,7 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
             ratio = n / mean if mean else None
             rows.append({"kind": "entry", "collection": coll, "id": i, "chosen": n, "games": g,
                          "share_of_games": g / n_games, "vs_average": ratio})
-            if total and mean >= MIN_EXPECTED and ratio < rare_share:
+            if total and mean >= MIN_EXPECTED and ratio < rare_share and i not in judged:
                 word = "never" if n == 0 else "almost never"
                 findings.append(Finding(
                     "rarely chosen", _entry_subject(doc, coll, i), True,
@@ -294,8 +302,10 @@ def check_openings(con, run: dict, min_count: int, margin: float = 0.10
     return findings, pl.DataFrame(table_rows)
 
 
-def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int = 20
-               ) -> ChecksReport:
+def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int = 20,
+               thresholds=None) -> ChecksReport:
+    """Every check of RUN: the play checks per tier (pipelines/lab/play_checks.py) first, then
+    the choices, length, openings and cards of the run as a whole."""
     row = resolve_run(db, run)
     from pipelines.run.plan import import_game
     cfg = json.loads(row["config"] or "{}")
@@ -321,7 +331,16 @@ def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int =
             raise DelveError(f"Run '{row['run_id']}' has no games stored: nothing to check")
         n_moves = con.execute("SELECT count(*) FROM moves WHERE run_id = ?",
                               [row["run_id"]]).fetchone()[0]
-        f1, t1 = check_rare(con, row, n_games, rare_share, choices)
+        from pipelines.lab.checks_data import load_thresholds
+        from pipelines.lab.play_checks import play_checks
+        th = thresholds if thresholds is not None else load_thresholds(row["game"])
+        f0, t0 = play_checks(con, [row["run_id"]], row["game"], row["rules"], th)
+        # entries whose offers were logged are judged by the dead-option check (which knows
+        # when they could be chosen); the count-only check keeps the others
+        opts = t0.get("options")
+        judged = ({k.split(":", 1)[1] for k in opts["option"].to_list() if ":" in k}
+                  if opts is not None and opts.height else set())
+        f1, t1 = check_rare(con, row, n_games, rare_share, choices, judged)
         f2, t2 = check_length(con, row, max_rounds)
         f3, t3 = check_openings(con, row, min_count)
         from pipelines.lab.card_checks import check_cards
@@ -330,8 +349,8 @@ def run_checks(db, run: str, *, rare_share: float = RARE_SHARE, min_count: int =
         f1 = [Finding("rarely chosen", "moves", False,
                       "the run recorded no moves (--no-log-moves): choices cannot be checked")]
         f3 = [Finding("dominant opening", "moves", False, "the run recorded no moves")]
-    rep.findings = f1 + f2 + f3 + f4
-    rep.tables = {"choices": t1, "length": t2, "openings": t3}
+    rep.findings = f0 + f1 + f2 + f3 + f4
+    rep.tables = {"choices": t1, "length": t2, "openings": t3, **t0}
     if f4:
         rep.tables["cards"] = t4
     return rep
@@ -412,5 +431,7 @@ def ablation(db, run: str, entry_id: str, *, jobs: int = 1, progress: bool = Fal
 def format_report(rep: ChecksReport) -> str:
     lines = [f"checks of {rep.run['run_id']} ({rep.run['game']}, {rep.run['variant']})"]
     for f in rep.findings:
-        lines.append(f"{'FLAG' if f.flagged else 'ok  '} {f.check:<17} {f.subject}: {f.evidence}")
+        tier = f" [{f.tier}]" if f.tier else ""
+        lines.append(f"{'FLAG' if f.flagged else 'ok  '} {f.check:<17}{tier} {f.subject}: "
+                     f"{f.evidence}")
     return "\n".join(lines)

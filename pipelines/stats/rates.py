@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 from scipy import stats as sps
 from statsmodels.stats.proportion import proportion_confint
 
@@ -76,3 +77,34 @@ def rate_table(successes, n, p0, alpha: float = 0.05) -> dict[str, list[float]]:
         "low_sim": [a for a, _ in sim],
         "high_sim": [b for _, b in sim],
     }
+
+
+def ratio_ci(num, den, *, share: bool = False, alpha: float = 0.05) -> tuple[float, float, float]:
+    """A ratio of totals over independent clusters (games), sum(num) / sum(den), with an
+    interval that respects the clusters: the ratio estimator's linearised variance
+    (sum over clusters of (num - R den)^2, Cochran's formula; t quantile on n - 1 degrees of
+    freedom), widened to at least the exact interval of the totals taken as counts (Poisson
+    for a rate, Clopper-Pearson for a `share` of den that num is part of), so that a total of
+    0 or near den still gets an honest width rather than [0, 0].  Returns (ratio, low, high)."""
+    n_arr = np.asarray(num, dtype=float)
+    d_arr = np.asarray(den, dtype=float)
+    n_tot, d_tot = float(n_arr.sum()), float(d_arr.sum())
+    if d_tot <= 0 or len(d_arr) == 0:
+        return math.nan, math.nan, math.nan
+    r = n_tot / d_tot
+    k = len(d_arr)
+    if k > 1:
+        resid = n_arr - r * d_arr
+        se = math.sqrt(float((resid ** 2).sum()) * k / (k - 1)) / d_tot
+        q = float(sps.t.ppf(1 - alpha / 2, k - 1))
+        low, high = r - q * se, r + q * se
+    else:
+        low, high = r, r
+    if share:
+        e_low, e_high = exact_ci(round(n_tot), max(int(round(d_tot)), 1), alpha)
+    else:
+        c = round(n_tot)
+        e_low = float(sps.chi2.ppf(alpha / 2, 2 * c) / 2) / d_tot if c > 0 else 0.0
+        e_high = float(sps.chi2.ppf(1 - alpha / 2, 2 * c + 2) / 2) / d_tot
+    low, high = min(low, e_low), max(high, e_high)
+    return r, max(low, 0.0), min(high, 1.0) if share else high

@@ -36,3 +36,21 @@ def weighted_summary(values, counts) -> dict[str, float]:
 
     return {"n": n, "mean": mean, "var": var, "min": float(v[0]), "q1": quantile(0.25),
             "median": quantile(0.5), "q3": quantile(0.75), "max": float(v[-1])}
+
+
+def median_ci(values, alpha: float = 0.05) -> tuple[float, float, float]:
+    """The median with its distribution-free interval (order statistics; scipy's
+    `quantile_test(...).confidence_interval`): no assumption on the values' distribution,
+    exact coverage at least 1 - alpha.  Returns (median, low, high)."""
+    from scipy.stats import quantile_test
+    x = np.asarray(list(values), dtype=float)
+    x = x[~np.isnan(x)]
+    if len(x) == 0:
+        return math.nan, math.nan, math.nan
+    med = float(np.median(x))
+    if len(x) < 2:
+        return med, med, med
+    ci = quantile_test(x, q=med, p=0.5).confidence_interval(1 - alpha)
+    low = float(ci.low) if np.isfinite(ci.low) else float(x.min())
+    high = float(ci.high) if np.isfinite(ci.high) else float(x.max())
+    return med, low, high

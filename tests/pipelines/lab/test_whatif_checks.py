@@ -133,3 +133,22 @@ def test_an_opening_of_one_faction_only_is_not_credited_with_the_factions_streng
     assert p != p and "confounded with the faction" in note     # no p-value: nothing to credit
     p_dig, _ = opening_test(frame, "dig")
     assert p_dig > 0.01                                          # dig is no better than build
+
+
+def test_play_checks_run_on_a_stored_run_per_tier_with_intervals(toy_run):
+    """Issue 28: every play check on a real run; the seats' decisions log what they offered
+    (moves.offered; the toy game cannot draw without listing, so random seats list too)."""
+    db, run = toy_run
+    rep = run_checks(db, run)
+    play = [f for f in rep.findings if f.tier]
+    assert {f.tier for f in play} == {"mixed"}      # greedy,random,random: seats differ
+    assert {"runaway leader", "decided early", "lead changes", "turn limit"} <= {f.check for f in play}
+    for f in play:
+        if f.value is not None:
+            assert f.low <= f.value <= f.high, f
+    with connect_read(db) as con:
+        listed = dict(con.execute(
+            "SELECT p.bot, count(m.offered) FROM moves m JOIN players p USING (run_id, game_id, seat) "
+            "GROUP BY p.bot").fetchall())
+    assert listed["greedy"] > 0 and listed["random"] > 0
+    assert rep.tables["options"].height > 0
