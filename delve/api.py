@@ -274,6 +274,27 @@ class Run:
                              margin=margin if margin is not None else margin_for(info.get("game")),
                              alpha=run_alpha(info.get("config")), total_games=decided)
 
+    def checks(self, tiers: bool = False) -> pl.DataFrame:
+        """The design checks of this run (`delve checks`), one row per check: check, tier,
+        subject, flagged, evidence, value, low, high (the 95% interval), threshold, certain.
+        `tiers=True`: the play checks of every finished run of the same game, rules and player
+        count, per skill tier (the Checks page's "per skill tier")."""
+        from dataclasses import asdict
+        if tiers:
+            from pipelines.lab.play_checks import tier_checks
+            found = tier_checks(str(self.db.path), self.run_id)[0]
+        else:
+            from pipelines.lab.design_checks import run_checks
+            found = run_checks(str(self.db.path), self.run_id).findings
+        return pl.DataFrame([asdict(f) for f in found], infer_schema_length=None)
+
+    def check_findings(self) -> list[str]:
+        """What the checks found, in plain words, the surest first (the Factions page's lead)."""
+        from pipelines.lab.design_checks import run_checks
+        from pipelines.lab.play_checks import check_sentences
+        return [s.replace("**", "") for s in
+                check_sentences(run_checks(str(self.db.path), self.run_id).findings, limit=50)]
+
     def figure(self, name: str, n_players: int | None = None, map_id: str | None = None,
                bot: str | None = None):
         """A dashboard figure of this run (a plotly Figure): see `FIGURES.names()`."""

@@ -140,6 +140,33 @@ def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
     return sec
 
 
+def checks_sections(db: str, run: dict[str, Any], prefix: str = ""
+                    ) -> tuple[Section | None, Section | None]:
+    """What the design checks found (pipelines.lab.play_checks): the flags in words, before the
+    findings, and every check with its evidence, in a section of its own at the end."""
+    if run.get("status") != "done":
+        return None, None
+    from pipelines.lab.design_checks import run_checks
+    from pipelines.lab.play_checks import CHECKS, check_sentences
+    rep = run_checks(db, run["run_id"])
+    bullets = [b.replace("**", "") for b in check_sentences(rep.findings, limit=12)] or [
+        "No design check flags this run."]
+    lead = Section(f"{prefix}What the checks found", bullets=bullets, notes=[
+        "Each check per skill tier with its 95% interval (the game is the unit), against a "
+        "threshold in data/checks/checks.toml; 'not yet certain': the interval still reaches "
+        "the threshold. Every check with its evidence: the section 'Design checks' below."])
+    rows = [{"check": f.check, "tier": f.tier, "subject": f.subject,
+             "flag": "flag" if f.flagged else "ok", "evidence": f.evidence}
+            for f in rep.findings if f.check in CHECKS]
+    detail = None
+    if rows:
+        import polars as pl
+        detail = Section(f"{prefix}Design checks")
+        detail.tables.append(_table(pl.DataFrame(rows), ["check", "tier", "flag", "subject",
+                                                         "evidence"], {}))
+    return lead, detail
+
+
 def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section]:
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
@@ -204,7 +231,8 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         ("What separates winners from losers", charts.winners_losers(relabel(queries.winners_vs_losers(db, rid, version=v), run))),
     ]
 
-    sections = [findings, factions]
+    checks_lead, checks_detail = checks_sections(db, run, prefix)
+    sections = [s for s in (checks_lead, findings, factions) if s is not None]
     tiers = tier_section(db, rid, v, prefix)
     if tiers is not None:
         sections.append(tiers)
@@ -228,6 +256,8 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     if not map_section.figures:
         map_section.notes = ["This game declares no map cells: no heatmap."]
     sections.append(map_section)
+    if checks_detail is not None:
+        sections.append(checks_detail)
     return sections
 
 
