@@ -198,11 +198,17 @@ def balance(game, param, rng, target, batch, max_games, alpha, tolerance, sets, 
               help="Openings used fewer times are not tested.")
 @click.option("--ablate", "ablate", multiple=True, metavar="ID",
               help="Also play the run's games without this card/building (paired) and compare.")
+@click.option("--tiers", is_flag=True,
+              help="Also show the play checks of every finished run of RUN's game, rules and "
+                   "player count side by side, one column per skill tier.")
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--db", default="data/delve.duckdb", show_default=True, type=click.Path())
-def checks(run, rare_share, min_count, ablate, jobs, db):
-    """Design checks of RUN (id, prefix or 'latest'): rarely chosen actions and entries, games
-    hitting a limit or stalling, dominant openings; with --ablate ID, a paired ablation run.
+def checks(run, rare_share, min_count, ablate, tiers, jobs, db):
+    """Design checks of RUN (id, prefix or 'latest'), each with its 95% interval and its
+    threshold (data/checks/checks.toml), per skill tier: saturated scores, dead and forced
+    options, runaway leaders, early decisions, lead changes, turn limits, scores out of their
+    reference range, dominant sources of points; then rarely chosen entries, stalls, dominant
+    openings and deciding cards; with --ablate ID, a paired ablation run.
     (The database's own health check is `delve check`.)"""
     from pipelines.lab.design_checks import ablation, format_report, run_checks
     rep = run_checks(db, run, rare_share=rare_share, min_count=min_count)
@@ -213,6 +219,14 @@ def checks(run, rare_share, min_count, ablate, jobs, db):
     click.echo(format_report(rep))
     flagged = len(rep.flagged)
     click.echo(f"{flagged} flag(s)")
+    if tiers:
+        import polars as pl
+        from pipelines.lab.play_checks import by_tier, tier_checks
+        found, _tables, ids = tier_checks(db, rep.run["run_id"])
+        click.echo(f"\nper skill tier, over {len(ids)} run(s) of the same rules and player count:")
+        with pl.Config(tbl_rows=-1, tbl_cols=-1, fmt_str_lengths=60, tbl_width_chars=200,
+                       tbl_hide_dataframe_shape=True, tbl_hide_column_data_types=True):
+            click.echo(str(by_tier(found)))
 
 
 COMMANDS = (compare, sweep, balance, checks)

@@ -152,3 +152,12 @@ def test_play_checks_run_on_a_stored_run_per_tier_with_intervals(toy_run):
             "GROUP BY p.bot").fetchall())
     assert listed["greedy"] > 0 and listed["random"] > 0
     assert rep.tables["options"].height > 0
+
+
+def test_checks_cli_shows_the_play_checks_per_tier(cli, toy_run):
+    db, run = toy_run
+    res = cli("checks", run, "--tiers", "--db", db)
+    assert res.exit_code == 0, res.output
+    out = res.stdout
+    assert "[mixed]" in out and "runaway leader" in out and "turn limit" in out
+    assert "per skill tier, over 1 run(s)" in out and "mixed" in out.split("per skill tier")[1]
