@@ -135,7 +135,8 @@ def check_saturation(frame: pl.DataFrame, th: Thresholds, names: Names):
     per_game = (frame.group_by("tier", "map", "category", "run_id", "game_id")
                 .agg(equal=(pl.col("pts").n_unique() == 1) & (pl.col("pts").max() != 0)))
     maps = per_game["map"].n_unique()
-    groups = [("tier", "category")] + ([("tier", "category", "map")] if maps > 1 else [])
+    # with several maps, per map (the map is the data entry to look at), else over all games
+    groups = [("tier", "category", "map")] if maps > 1 else [("tier", "category")]
     flagged_equal = set()
     for keys in groups:
         agg = per_game.group_by(*keys).agg(n=pl.len(), k=pl.col("equal").sum()).sort(*keys)
@@ -148,9 +149,8 @@ def check_saturation(frame: pl.DataFrame, th: Thresholds, names: Names):
             rows.append({"tier": r["tier"], "measure": "every seat equal", "category": r["category"],
                          "map": r.get("map", ""), "faction": "", "games": n, "share": share,
                          "low": low, "high": high})
-            if flag and (r["tier"], r["category"]) not in flagged_equal:
-                if "map" not in keys:
-                    flagged_equal.add((r["tier"], r["category"]))
+            if flag:
+                flagged_equal.add((r["tier"], r["category"]))
                 findings.append(_finding(
                     "saturation", f"{names.category(r['category'])}{on}", True,
                     f"every seat scored the same in {k} of {n} games ({interval(share, low, high)}; "

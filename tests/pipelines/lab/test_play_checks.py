@@ -184,3 +184,11 @@ def test_ratio_and_median_intervals_cover_their_estimates():
     assert low < r < high
     m, low, high = median_ci(range(1, 101))
     assert low < m < high and high - low < 30
+
+
+def test_with_several_maps_saturation_names_the_map_to_look_at():
+    frame = pl.concat([_seats([[30, 30, 30, 30]] * 10, category="map_objective", map_id="peak"),
+                       _seats([[30, 25, 20, 15]] * 10, category="map_objective", map_id="forest")
+                       .with_columns(pl.col("game_id") + 100)])
+    found = _flagged(check_saturation(frame, TH, NAMES)[0], "saturation")
+    assert [f.subject for f in found] == ["category map_objective on map peak (maps.peak)"]
