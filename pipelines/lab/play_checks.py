@@ -406,6 +406,8 @@ def check_range(frame: pl.DataFrame, th: Thresholds):
             sub = sub.filter(pl.col("won") & pl.col("top")).unique(["run_id", "game_id"])
         elif ref.stat == "loser":
             sub = sub.filter(pl.col("bottom")).unique(["run_id", "game_id"])
+        else:   # every seat's score: a game's seats are not independent, the game's mean is
+            sub = sub.group_by("tier", "run_id", "game_id").agg(pl.col("score").mean())
         for tier in sorted(set(sub["tier"].to_list())):
             vals = sub.filter(pl.col("tier") == tier)["score"].to_list()
             med, low, high = median_ci(vals)
@@ -415,7 +417,7 @@ def check_range(frame: pl.DataFrame, th: Thresholds):
             outside = (ref.low is not None and med < ref.low) or (ref.high is not None and med > ref.high)
             certain = ((ref.low is not None and high < ref.low)
                        or (ref.high is not None and low > ref.high))
-            who = {"score": "every seat's score", "winner": "the winner's score",
+            who = {"score": "the seats' scores (a game's mean)", "winner": "the winner's score",
                    "loser": "the last seat's score"}[ref.stat]
             players = f" at {'/'.join(map(str, ref.players))} players" if ref.players else ""
             rows.append({"tier": tier, "stat": ref.stat, "players": players.strip(),
@@ -423,8 +425,9 @@ def check_range(frame: pl.DataFrame, th: Thresholds):
                          "high": high, "share_inside": inside / len(vals) if vals else math.nan})
             findings.append(_finding(
                 "out of range", f"{who}{players} against {ref.words()}", outside,
-                f"median {med:.0f} [{low:.0f}, {high:.0f}] over {len(vals)}; "
-                f"{interval(inside / len(vals), i_low, i_high)} inside the range ({ref.source})",
+                f"median {med:.0f} [{low:.0f}, {high:.0f}] over {len(vals)} games; "
+                f"{interval(inside / len(vals), i_low, i_high)} of the games inside the range "
+                f"({ref.source})",
                 tier, med, low, high, None, certain))
     return findings, pl.DataFrame(rows)
 

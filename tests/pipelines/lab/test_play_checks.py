@@ -192,3 +192,14 @@ def test_with_several_maps_saturation_names_the_map_to_look_at():
                        .with_columns(pl.col("game_id") + 100)])
     found = _flagged(check_saturation(frame, TH, NAMES)[0], "saturation")
     assert [f.subject for f in found] == ["category map_objective on map peak (maps.peak)"]
+
+
+def test_every_seats_score_is_judged_per_game_not_per_seat():
+    """A game's seats are not independent: the range check takes each game's mean score."""
+    frame = pl.DataFrame([{"tier": "greedy", "n_players": 4, "run_id": "r", "game_id": g,
+                           "seat": s, "score": 60 + s, "won": s == 3, "top": s == 3,
+                           "bottom": s == 0} for g in range(6) for s in range(4)])
+    th = Thresholds(reference=[Reference(stat="score", low=80, high=130, source="published")])
+    found, table = check_range(frame, th)
+    assert table["n"].to_list() == [6] and "over 6 games" in found[0].evidence
+    assert found[0].value == pytest.approx(61.5) and found[0].flagged
