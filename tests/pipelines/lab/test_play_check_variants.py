@@ -1,0 +1,51 @@
+"""Issue 28: every play check can fail.  For a check, a variant in data/variants/<game>/ that
+trips it, and the base game that does not, on real greedy games (small batches; the checks'
+intervals say how few)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pipelines.lab.design_checks import run_checks
+from pipelines.store import connect_read
+
+REPO = Path(__file__).resolve().parents[3]
+
+
+def _checks(cli, db, game, *args):
+    res = cli("simulate", game, "--players", 4, "--bots", "greedy", "--seed", 3, "--jobs", 1,
+              "--db", db, "--no-progress", *args)
+    assert res.exit_code == 0, res.output
+    with connect_read(db) as con:
+        run = con.execute("SELECT run_id FROM runs ORDER BY created_at DESC LIMIT 1").fetchone()[0]
+    return run_checks(db, run)
+
+
+def _flag(rep, check):
+    return [f for f in rep.findings if f.check == check and f.flagged]
+
+
+def test_turn_limit_is_tripped_by_a_short_turn_limit_and_not_by_the_base(cli, tmp_path):
+    """Cave colony: greedy games end by five colony cards (rulebook line 145) around round
+    20-30; a 12-round limit stops every one of them."""
+    db = tmp_path / "t.duckdb"
+    base = _checks(cli, db, "cave_colony", "--games", 12)
+    assert not _flag(base, "turn limit")
+    short = _checks(cli, db, "cave_colony", "--games", 12, "--variant",
+                    REPO / "data/variants/cave_colony/short_turn_limit.toml")
+    [f] = _flag(short, "turn limit")
+    assert "12 of 12 games" in f.evidence and f.certain
+
+
+def test_dominant_source_is_tripped_by_a_rich_map_objective_and_not_by_the_base(cli, tmp_path):
+    """Glimmerdeep on the Bioluminescent map: at the printed 4 VP per building the map
+    objective is one source among several; at 40 it gives the winners most of their points."""
+    db = tmp_path / "d.duckdb"
+    args = ("--games", 16, "--map", "bioluminescent")
+    base = _checks(cli, db, "glimmerdeep", *args)
+    assert not _flag(base, "dominant source")
+    rich = _checks(cli, db, "glimmerdeep", *args, "--variant",
+                   REPO / "data/variants/glimmerdeep/rich_bioluminescent.toml")
+    found = _flag(rich, "dominant source")
+    assert [f.subject for f in found] == ["Map objective (category map_objective)"]
+    assert found[0].certain
