@@ -339,7 +339,9 @@ def check_decisiveness(lead: pl.DataFrame, spread: pl.DataFrame, th: Thresholds)
             f"the winner leads for good after {pct(med)} [{pct(low)}, {pct(high)}] of the rounds "
             f"(median over {g.height} games with one winner; flag at {pct(th.decided_share)} or "
             f"earlier)", tier, med, low, high, th.decided_share, high <= th.decided_share))
-        m, low, high = mean_ci(g["lead_changes"].to_list())
+        # a count per game: the clustered ratio estimator, never narrower than the Poisson
+        # exact interval of the total (0 changes in 16 games is not "exactly 0")
+        m, low, high = ratio_ci(g["lead_changes"].to_list(), [1.0] * g.height)
         rows.append({"tier": tier, "measure": "lead changes per game (mean)", "games": g.height,
                      "value": m, "low": low, "high": high})
         findings.append(_finding(

@@ -49,3 +49,17 @@ def test_dominant_source_is_tripped_by_a_rich_map_objective_and_not_by_the_base(
     found = _flag(rich, "dominant source")
     assert [f.subject for f in found] == ["Map objective (category map_objective)"]
     assert found[0].certain
+
+
+def test_an_early_decision_without_lead_changes_is_tripped_by_a_one_round_game(cli, tmp_path):
+    """Glimmerdeep: over five rounds the eventual winner takes the lead late and the lead
+    changes; in a one-round game the only round decides, and nothing changes hands."""
+    db = tmp_path / "r.duckdb"
+    base = _checks(cli, db, "glimmerdeep", "--games", 16)
+    for check in ("decided early", "lead changes", "runaway leader"):
+        assert not _flag(base, check), check
+    short = _checks(cli, db, "glimmerdeep", "--games", 16, "--variant",
+                    REPO / "data/variants/glimmerdeep/one_round.toml")
+    assert {f.check for f in short.flagged} >= {"decided early", "lead changes", "runaway leader"}
+    [changes] = _flag(short, "lead changes")
+    assert changes.value == 0 and changes.high > 0       # an honest width for a count of 0
