@@ -334,10 +334,11 @@ def show_check_findings(run: dict[str, Any]) -> None:
         return
     from dashboard.queries import whatif as wq
     from pipelines.lab.play_checks import check_sentences
-    rep = load(wq.checks, str(db_path()), run["run_id"])
-    if rep is None or isinstance(rep, str):
+    lead = load(wq.lead_checks, str(db_path()), run["run_id"])
+    if lead is None or isinstance(lead, str):
         return
-    found = check_sentences(rep.findings)
+    findings, checked, total = lead
+    found = check_sentences(findings)
     st.markdown("#### What the checks found")
     with st.container(key="check_findings", border=True):
         if found:
@@ -346,8 +347,10 @@ def show_check_findings(run: dict[str, Any]) -> None:
             st.markdown("- No design check flags this run: no saturated score, dead or forced "
                         "option, runaway leader, early decision, turn limit, score out of its "
                         "reference range or dominant source of points.")
+        part = (f" Checked on the first {checked:,} of the run's {total:,} games (the Checks "
+                "page and `delve checks` check them all)." if checked < total else "")
         st.caption("Each check, its 95% interval and its threshold (data/checks/checks.toml): "
-                   "the Checks page.")
+                   "the Checks page." + part)
 
 
 def rests_on(games: int, player_games: int | None = None, what: str = "") -> None:

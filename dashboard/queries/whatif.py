@@ -103,6 +103,16 @@ def checks(db: str, run_id: str):
 
 
 @cached(ttl=TTL_S)
+def lead_checks(db: str, run_id: str):
+    """pipelines.lab.play_checks.lead_checks, cached; a DelveError becomes its message."""
+    from pipelines.lab.play_checks import lead_checks as checks_first_games
+    try:
+        return _guard(checks_first_games, db, run_id)
+    except DelveError as exc:
+        return str(exc)
+
+
+@cached(ttl=TTL_S)
 def tier_checks(db: str, run_id: str):
     """pipelines.lab.play_checks.tier_checks, cached; a DelveError becomes its message."""
     from pipelines.lab.play_checks import tier_checks as checks_by_tier

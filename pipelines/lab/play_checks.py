@@ -36,12 +36,26 @@ SCOPE = """ck AS (
   SELECT g.run_id, g.game_id, g.map, g.rounds, g.steps, g.ended_by, g.winner_seat, g.n_players,
          CASE WHEN min(p.bot) = max(p.bot) THEN min(p.bot) ELSE 'mixed' END AS tier
   FROM games g JOIN players p USING (run_id, game_id)
-  WHERE g.run_id IN (SELECT unnest(?::VARCHAR[]))
+  WHERE g.run_id IN (SELECT unnest(?::VARCHAR[])) AND g.game_id < ?
   GROUP BY ALL)"""
+ALL_GAMES = 2**31 - 1
+
+
+class Scope(list):
+    """Run ids, and the games of each run checked: those below `games` (all by default; the
+    Factions page's lead checks a large run's first games only, and says so)."""
+
+    def __init__(self, run_ids, games: int = ALL_GAMES):
+        super().__init__(run_ids)
+        self.games = int(games)
+
+
+def _params(run_ids) -> list:
+    return [list(run_ids), getattr(run_ids, "games", ALL_GAMES)]
 
 
 def _q(con, sql: str, run_ids: list[str], *params) -> pl.DataFrame:
-    return con.execute(f"WITH {SCOPE}, {sql}", [list(run_ids), *params]).pl()
+    return con.execute(f"WITH {SCOPE}, {sql}", [*_params(run_ids), *params]).pl()
 
 
 def pct(x: float) -> str:
@@ -437,8 +451,8 @@ def check_range(frame: pl.DataFrame, th: Thresholds):
 # -- dominant source ---------------------------------------------------------------------------------
 
 _WINNER_ACTIONS = """
-last AS (SELECT run_id, game_id, max(step) AS last_step FROM moves
-         WHERE run_id IN (SELECT run_id FROM ck) GROUP BY ALL),
+last AS (SELECT m.run_id, m.game_id, max(m.step) AS last_step
+         FROM moves m JOIN ck USING (run_id, game_id) GROUP BY ALL),
 w AS (SELECT p.run_id, p.game_id, p.seat, p.score FROM players p JOIN ck USING (run_id, game_id)
       WHERE p.won AND ck.winner_seat IS NOT NULL AND p.score > 0),
 ev AS (SELECT e.run_id, e.game_id, e.seat, e.points,
@@ -513,7 +527,7 @@ def play_checks(con, run_ids: list[str], game_id: str, rules_json: str | None, t
     cats, acts = winner_sources(con, run_ids)
     n_winners = dict(con.execute(
         f"WITH {SCOPE} SELECT tier, count(*) FROM ck WHERE winner_seat IS NOT NULL "
-        f"AND n_players > 1 GROUP BY tier", [list(run_ids)]).fetchall())
+        f"AND n_players > 1 GROUP BY tier", _params(run_ids)).fetchall())
     f, tables["sources"] = check_dominant(cats, acts, th, names, n_winners)
     findings += f
     if not any(x.check == "dead option" or x.check == "forced option" for x in findings):
@@ -582,3 +596,20 @@ def _short(f) -> str:
                         "decided early", "runaway leader")
     fmt = pct if share else num
     return f"{fmt(f.value)} [{fmt(f.low)}, {fmt(f.high)}]"
+
+
+LEAD_GAMES = 10_000   # the Factions page's lead checks at most this many games of a run
+
+
+def lead_checks(db, run: str, max_games: int = LEAD_GAMES):
+    """The play checks of RUN's first `max_games` games (by game id: the same games whatever
+    the order they were stored in), for the Factions page's lead: (findings, games checked,
+    games in the run).  Large runs are checked in full by `delve checks` and the Checks page."""
+    from pipelines.store import connect_read, resolve_run
+    from .checks_data import load_thresholds
+    row = resolve_run(db, run)
+    with connect_read(db) as con:
+        n = con.execute("SELECT count(*) FROM games WHERE run_id = ?", [row["run_id"]]).fetchone()[0]
+        scope = Scope([row["run_id"]], max_games)
+        found, _ = play_checks(con, scope, row["game"], row["rules"], load_thresholds(row["game"]))
+    return found, min(n, max_games), n

@@ -161,3 +161,13 @@ def test_checks_cli_shows_the_play_checks_per_tier(cli, toy_run):
     out = res.stdout
     assert "[mixed]" in out and "runaway leader" in out and "turn limit" in out
     assert "per skill tier, over 1 run(s)" in out and "mixed" in out.split("per skill tier")[1]
+
+
+def test_the_factions_lead_checks_a_large_runs_first_games_and_says_how_many(toy_run):
+    from pipelines.lab.play_checks import lead_checks
+    db, run = toy_run
+    found, checked, total = lead_checks(db, run, max_games=50)
+    assert (checked, total) == (50, 120)
+    [limit] = [f for f in found if f.check == "turn limit"]
+    assert "of 50 games" in limit.evidence
+    assert lead_checks(db, run)[1:] == (120, 120)
