@@ -1,8 +1,8 @@
 """Issue 28 on our own data: turn 3's Glimmerdeep maps saturated their objectives (every
 deliberate player reached Snowy Summit's Peak with the third card and tied for 30 VP; every
-player connected all six Trade Routes outposts).  The variants that bring the old layouts back
-must trip the saturation check, and the base maps (rock ridges and a walled gallery, assumed
-data, RULES_DATA.md "Issue 28") must not."""
+player connected all six Trade Routes outposts; nearly every player dug all 12 forest spaces).
+The variants that bring the old layouts back must trip the saturation check, and the base maps
+(rock ridges and walled galleries, assumed data, RULES_DATA.md "Issue 28") must not."""
 
 from __future__ import annotations
 
@@ -33,7 +33,8 @@ def _objective_equal(cli, tmp_path, map_id, variant=None):
 
 
 @pytest.mark.parametrize("map_id, variant", [("snowy_summit", "turn3_peak.toml"),
-                                             ("trade_routes", "turn3_trade_routes.toml")])
+                                             ("trade_routes", "turn3_trade_routes.toml"),
+                                             ("underground_forest", "turn3_underground_forest.toml")])
 def test_turn3_layout_trips_saturation_and_the_base_does_not(cli, tmp_path, map_id, variant):
     line = _objective_equal(cli, tmp_path, map_id, variant)
     assert line is not None, f"{variant}: the old layout should saturate the map objective"
