@@ -136,16 +136,19 @@ _RINGS: dict = {}
 
 
 def _peak_rings(board) -> list[int]:
-    """Masks of the spaces at Manhattan distance 0, 1, 2, ... from the Peak."""
-    rings = _RINGS.get(board.map_id)
-    if rings is None or rings[0] != board.peak:
-        px, py = board.xy(board.peak.bit_length() - 1)
-        n = board.width + board.height
-        rings = [0] * n
-        for c in range(board.width * board.height):
-            x, y = board.xy(c)
-            rings[abs(x - px) + abs(y - py)] |= 1 << c
-        _RINGS[board.map_id] = rings
+    """Masks of the spaces 0, 1, 2, ... steps from the Peak, walking through spaces that can be
+    excavated (rock, outposts and glowing spaces are in the way; the Manhattan distance when
+    nothing is)."""
+    key = (board.map_id, board.peak, board.blocked)
+    rings = _RINGS.get(key)
+    if rings is None:
+        rings, seen = [], board.peak
+        ring = board.peak
+        while ring:
+            rings.append(ring)
+            ring = board.grow(ring) & ~seen & ~board.blocked
+            seen |= ring
+        _RINGS[key] = rings
     return rings
 
 

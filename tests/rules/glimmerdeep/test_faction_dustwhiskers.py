@@ -62,8 +62,8 @@ def test_calling_forest_and_peak_break_a_cluster(game, rules):
     assert s.hooks[0].final_scoring(s, p) == [("calling", 4)]      # the settlement's 4
     s = new(game, rules, map="snowy_summit")
     p, board = s.players[0], s.static.board
-    chain = ((6, 0), (6, 1), (7, 1), (7, 2), (8, 2), (8, 3))        # the Peak, then 5 dirt
-    assert board.kinds[board.cell(6, 0)] == "peak"
+    chain = ((7, 0), (7, 1), (6, 1), (5, 1), (4, 1), (8, 1))        # the Peak, then 5 dirt
+    assert board.kinds[board.cell(7, 0)] == "peak"
     assert all(board.kinds[board.cell(x, y)] == "dirt" for x, y in chain[1:])
     for x, y in chain:
         p.exc |= cell(board, x, y)
