@@ -63,3 +63,18 @@ def test_an_early_decision_without_lead_changes_is_tripped_by_a_one_round_game(c
     assert {f.check for f in short.flagged} >= {"decided early", "lead changes", "runaway leader"}
     [changes] = _flag(short, "lead changes")
     assert changes.value == 0 and changes.high > 0       # an honest width for a count of 0
+
+
+def test_dead_and_forced_colony_cards_are_tripped_by_the_old_costs_and_not_by_the_base(cli, tmp_path):
+    """Cave colony: with 1- and 4-gem colony cards (the data before issue 28) greedy keeps a
+    1-gem card whenever drawn and a 4-gem one almost never; with 2-3 gems neither."""
+    db = tmp_path / "c.duckdb"
+    base = _checks(cli, db, "cave_colony", "--games", 48)
+    colony = [f for f in base.flagged if "colony_cards." in f.subject]
+    assert not colony, [f.subject for f in colony]
+    old = _checks(cli, db, "cave_colony", "--games", 48, "--variant",
+                  REPO / "data/variants/cave_colony/turn3_colony_costs.toml")
+    dead = {f.subject for f in _flag(old, "dead option") if "colony_cards." in f.subject}
+    forced = {f.subject for f in _flag(old, "forced option") if "colony_cards." in f.subject}
+    assert any("col_crystal_spire" in s for s in dead) and len(dead) >= 4, dead
+    assert any("col_ember_pit" in s for s in forced), forced
