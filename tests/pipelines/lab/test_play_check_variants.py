@@ -78,3 +78,17 @@ def test_dead_and_forced_colony_cards_are_tripped_by_the_old_costs_and_not_by_th
     forced = {f.subject for f in _flag(old, "forced option") if "colony_cards." in f.subject}
     assert any("col_crystal_spire" in s for s in dead) and len(dead) >= 4, dead
     assert any("col_ember_pit" in s for s in forced), forced
+
+
+def test_out_of_range_is_tripped_by_a_lavish_network_scoring_and_not_by_the_base(cli, tmp_path):
+    """Underwater Cities against the published game's usual 80-130 points a player
+    (data/checks/checks.toml): the base greedy game is inside; five times the printed network
+    scoring is far above."""
+    db = tmp_path / "u.duckdb"
+    base = _checks(cli, db, "underwater_cities", "--games", 6)
+    [inside] = [f for f in base.findings if f.check == "out of range"]
+    assert not inside.flagged and 80 <= inside.value <= 130
+    lavish = _checks(cli, db, "underwater_cities", "--games", 6, "--variant",
+                     REPO / "data/variants/underwater_cities/lavish_network.toml")
+    [above] = _flag(lavish, "out of range")
+    assert above.value > 130 and above.certain
