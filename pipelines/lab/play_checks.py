@@ -87,6 +87,11 @@ class Names:
         from .design_checks import catalogue
         for coll, entry in catalogue(self.doc, skip=()):
             self._entries.setdefault(entry, coll)
+        for coll, node in self.doc.items():   # tables keyed by id (Glimmerdeep's factions)
+            if isinstance(node, dict) and node and all(isinstance(v, dict) and "name" in v
+                                                       for v in node.values()):
+                for entry in node:
+                    self._entries.setdefault(str(entry), coll)
 
     def label(self, key: str) -> str:
         return self.labels.get(key, key)
@@ -95,8 +100,10 @@ class Names:
         shown = self.labels.get(cat)
         return f"{shown} (category {cat})" if shown else f"category {cat}"
 
-    def entry(self, entry: str) -> str:
-        coll = self._entries.get(entry)
+    def entry(self, entry: str, where: str | None = None) -> str:
+        """'Snowy Summit (maps.snowy_summit)': the display name and where the data holds it
+        (`where`: the collection, when the rules do not say)."""
+        coll = self._entries.get(entry, where)
         if coll is None:
             return self.label(entry)
         from .rules_form import entry_name
@@ -104,7 +111,9 @@ class Names:
             shown = entry_name(self.doc, coll.split(".")[0], entry)
         except (AttributeError, TypeError):
             shown = entry
-        return f"{shown} ({coll}.{entry})" if shown != entry else f"{coll}.{entry}"
+        if shown == entry and where is None:
+            return f"{coll}.{entry}"
+        return f"{self.label(shown)} ({coll}.{entry})"
 
     def option(self, key: str) -> str:
         if ":" in key:
@@ -158,7 +167,7 @@ def check_saturation(frame: pl.DataFrame, th: Thresholds, names: Names):
             k, n = int(r["k"]), int(r["n"])
             low, high = exact_ci(k, n)
             share = k / n
-            on = f" on map {r['map']} (maps.{r['map']})" if "map" in keys else ""
+            on = f" on map {names.entry(r['map'], 'maps')}" if "map" in keys else ""
             flag = share > th.saturation_share and n >= 5
             rows.append({"tier": r["tier"], "measure": "every seat equal", "category": r["category"],
                          "map": r.get("map", ""), "faction": "", "games": n, "share": share,
@@ -189,8 +198,8 @@ def check_saturation(frame: pl.DataFrame, th: Thresholds, names: Names):
                      "low": low, "high": high})
         if share > th.saturation_share and n >= 5 and (r["tier"], r["category"]) not in flagged_equal:
             findings.append(_finding(
-                "saturation", f"{names.category(r['category'])} of {names.label(r['faction'])} "
-                              f"(factions.{r['faction']})", True,
+                "saturation", f"{names.category(r['category'])} of {names.entry(r['faction'], 'factions')}",
+                True,
                 f"{k} of {n} seats ({interval(share, low, high)}) score its most, {cap} "
                 f"(mean {r['mean']:.1f}; flag above {pct(th.saturation_share)}): a cap reached "
                 f"in most games", r["tier"], share, low, high, th.saturation_share,
