@@ -446,7 +446,8 @@ def pt_trade_value(s, seat: int, actions: list) -> float:
     opens a better option (a building, a Corp space), and not otherwise."""
     nxt = ahead(s)
     nxt.apply_legal(("pt_trade",), actions)
-    _settle(nxt, seat)
+    lose = nxt.legal_actions()           # which three (the decision itself comes back next)
+    nxt.apply_legal(max(lose, key=lambda a: _after(nxt, seat, a, lose)), lose)
     then = max(action_values(nxt, seat, nxt.legal_actions()))
     if s.stack[-1][0] == "order":
         then += evaluate(nxt, seat) - evaluate(s, seat)
