@@ -128,7 +128,9 @@ def options(games: int, n: int, seed: int) -> None:
                     acts = s.legal_actions()
                     cnt["pt_trade offered at an order"] += ("pt_trade",) in acts
                     cnt["first_player offered"] += ("first_player",) in acts
-                cnt["pt_trade taken"] += s.stack[-1][0] == "pt_trade"
+                if s.stack[-1][0] == "pt_trade":
+                    cnt["pt_trade taken"] += 1
+                    cnt[f"pt_trade taken, {max(0, s.die_left) + 1:2d} rounds left"] += 1
 
             seats = [Seat(FACTIONS[(g + i) % 4], "greedy") for i in range(n)]
             rec = play_game(GAME, RULES, seats, seed + g, log=True, watch=watch)

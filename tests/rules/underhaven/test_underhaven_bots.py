@@ -13,7 +13,7 @@ from engine.core.protocol import Seat
 from engine.games.underhaven import bot_terms
 from engine.games.underhaven import bots as B
 
-from conftest import FACTIONS
+FACTIONS = ("deltas", "threecees", "tectonics", "enigmas")   # yellow, red, green, blue
 
 
 def _last_seat(s) -> bool:
