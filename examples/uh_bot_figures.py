@@ -3,6 +3,12 @@
     PYTHONPATH=. python examples/uh_bot_figures.py stall --games 100 --seed 7000
     PYTHONPATH=. python examples/uh_bot_figures.py options --games 100 --seed 7000
     PYTHONPATH=. python examples/uh_bot_figures.py place --games 200 --players 4 --seed 500
+    PYTHONPATH=. python examples/uh_bot_figures.py stall --seat mcts:400 --vs greedy --games 24
+    PYTHONPATH=. python examples/uh_bot_figures.py stall --seat oldmcts:400 --vs oldgreedy \
+        --old a2f0569 --games 24          # the same on the bots.py of an older commit
+
+With --seat, one seat plays SPEC (seat g % players in game g) against --vs in the others, and
+the stall figure counts that seat's own choices (the action its bot returned).
 
 stall: at each greedy decision where some options end the seat's turn (played out on a copy
 of the true state: its end_turn task has run) and others keep it open, whether the option
@@ -103,6 +109,63 @@ def stall(games: int, n: int, seed: int) -> None:
         print(f"  at {kind:7s} " + "   ".join(row))
 
 
+def stall_seat(games: int, n: int, seed: int, cand: str, vs: str) -> None:
+    """The stall figure for the choices of one candidate seat (e.g. the search bot)."""
+    from engine.bots.greedy import GreedyBot
+    from engine.bots.mcts import MCTSBot
+    per = []
+    seat_of = [0]
+    cnt = Counter()
+    originals = {cls: cls.decide for cls in (GreedyBot, MCTSBot)}
+
+    def wrap(orig):
+        def decide(self, obs, seat):
+            action, acts = orig(self, obs, seat)
+            if seat == seat_of[0] and len(acts) > 1:
+                e = [_ends(obs, seat, a, acts) for a in acts]
+                if any(e) and not all(e):
+                    who = "last" if _last(obs) else "other"
+                    for kind in ("all", obs.stack[-1][0]):
+                        cnt[(who, kind, "m")] += 1
+                        cnt[(who, kind, "k")] += not e[acts.index(action)]
+            return action, acts
+        return decide
+
+    for cls, orig in originals.items():
+        cls.decide = wrap(orig)
+    try:
+        for g in range(games):
+            before = cnt.copy()
+            seat_of[0] = g % n
+            seats = [Seat(FACTIONS[(g + i) % 4], cand if i == g % n else vs) for i in range(n)]
+            play_game(GAME, RULES, seats, seed + g, log=False)
+            per.append(cnt - before)
+    finally:
+        for cls, orig in originals.items():
+            cls.decide = orig
+    _print_stall(per, f"stall: {cand} in one seat against {vs}, {games} {n}-player games, "
+                 f"seed {seed}: share of its decisions with an ending and an open option where "
+                 "it keeps the turn open (bootstrap 95% over games)")
+
+
+def _last(s) -> bool:
+    return ("round_end",) in s.agenda and not any(t[0] == "turn" for t in s.agenda)
+
+
+def _print_stall(per: list, title: str) -> None:
+    kinds = ["all"] + sorted({k[1] for c in per for k in c if k[1] != "all"})
+    print(title)
+    for kind in kinds:
+        row = []
+        for who in ("last", "other"):
+            pg = [(c[(who, kind, "k")], c[(who, kind, "m")]) for c in per]
+            k, m = sum(x for x, _ in pg), sum(y for _, y in pg)
+            lo, hi = _boot(pg) if m else (0.0, 0.0)
+            row.append(f"{who} seat {k}/{m} = {100 * k / max(m, 1):.1f}% "
+                       f"[{100 * lo:.1f}, {100 * hi:.1f}]")
+        print(f"  at {kind:7s} " + "   ".join(row))
+
+
 def options(games: int, n: int, seed: int) -> None:
     import engine.games.underhaven.orders as O
     import engine.games.underhaven.trade as T
@@ -185,7 +248,16 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=24)
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--seed", type=int, default=7000)
+    ap.add_argument("--seat", help="stall: one seat plays this bot (e.g. mcts:400)")
+    ap.add_argument("--vs", default="greedy", help="stall --seat: the other seats' bot")
+    ap.add_argument("--old", help="a git commit: registers oldgreedy / oldmcts on its bots.py")
     a = ap.parse_args(argv)
+    if a.old:
+        from pipelines.ladder.paired import register_old_heuristic
+        register_old_heuristic("underhaven", a.old)
+    if a.figure == "stall" and a.seat:
+        stall_seat(a.games, a.players, a.seed, a.seat, a.vs)
+        return
     {"stall": stall, "options": options, "place": place}[a.figure](a.games, a.players, a.seed)
 
 
