@@ -9,7 +9,10 @@ the card and order choices are valued by estimating what each order would yield 
 decision is a one-step lookahead on `evaluate`, with the decisions it opens (specialist
 sourcing, the card bought, the tile laid...) settled first.  The Corp's star spaces shorten
 the game for everyone, so they are valued relative to the rivals (`relative`): a leader
-gains by ending sooner, a score-maximiser alone never would.
+gains by ending sooner, a score-maximiser alone never would.  Every lookahead copy stops at
+the round end (`bot_terms.ahead`), so that the round's last seat values ending its turn with
+the same rounds left as staying in it; "3 resources for 1 PT" is valued by the best option
+after it, the Starting player location by the places it gains (`bot_terms`).
 """
 
 from __future__ import annotations
@@ -377,7 +380,6 @@ def _after(s, seat: int, action, legal: list) -> float:
     return evaluate(nxt, seat)
 
 
-
 def action_values(s, seat: int, actions: list) -> list[float]:
     frame = s.stack[-1]
     p = s.players[seat]
@@ -460,8 +462,9 @@ def first_player_value(s, p, cache: dict) -> float:
     v = start_player_worth(s, p.seat)
     if p.pros_free <= 1:
         card = s.st.cards[p.slot]
-        todo = [card.rows[r][k] for r, k in open_slots(p)] + \
-            [card.rows[r][k] for r, k in p.postponed] + ([card.support] if p.support_pending else [])
+        todo = [card.rows[r][k] for r, k in (*open_slots(p), *p.postponed)]
+        if p.support_pending:
+            todo.append(card.support)
         v -= max((order_value(s, p, o, cache) for o in todo if o.kind in ("trade", "corp")),
                  default=0.0)
     return v
