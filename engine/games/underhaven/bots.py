@@ -9,14 +9,19 @@ the card and order choices are valued by estimating what each order would yield 
 decision is a one-step lookahead on `evaluate`, with the decisions it opens (specialist
 sourcing, the card bought, the tile laid...) settled first.  The Corp's star spaces shorten
 the game for everyone, so they are valued relative to the rivals (`relative`): a leader
-gains by ending sooner, a score-maximiser alone never would.
+gains by ending sooner, a score-maximiser alone never would.  Every lookahead copy stops at
+the round end (`bot_terms.ahead`), so that the round's last seat values ending its turn with
+the same rounds left as staying in it; "3 resources for 1 PT" is valued by the best option
+after it, the Starting player location by the places it gains (`bot_terms`).
 """
 
 from __future__ import annotations
 
-from . import scoring
 from .activate import ACT_KINDS, activation_groups
+from .bot_terms import ahead, start_player_worth
 from .build import build_sites, buildable
+from .end_estimate import end_points
+from .orders import open_slots
 from .payment import fullest_first
 
 TRACK_VALUE = 0.35     # one Money, Food or Material (with 5 or more rounds left)
@@ -133,50 +138,6 @@ def evaluate(s, seat: int) -> float:
     if rounds > 1:
         v += worker_terms(s, p, p.workers)
     return v
-
-
-def end_points(s, seat: int) -> int:
-    """`sum(scoring.end_breakdown(s, seat).values())`, the end scoring as it stands, with the
-    board's part remembered: every step but the resources (step 6) reads only the buildings,
-    terrains, tiles and the seat's cards, cubes, unlocked specialists and loans, which most
-    decisions leave as they were, so a search or a lookahead asks for the same board again and
-    again.  Step 6 is counted afresh (tests/games/underhaven check the sum against the rule)."""
-    p = s.players[seat]
-    st = s.st
-    memo = _END.get(id(st))
-    if memo is None or memo[0] is not st:
-        if len(_END) >= 16:
-            _END.clear()
-        memo = _END[id(st)] = [st, {}, None]
-    # The board (buildings, terrains, tiles) -> its seats' answers; the last board asked for
-    # is kept as lists to compare with, so asking again (every seat at a search leaf) does not
-    # build and hash its key again.
-    gap = tuple(s.gap.items())
-    last = memo[2]
-    if last is not None and last[3] == gap and last[0] == s.owner and last[2] == s.bld \
-            and last[1] == s.terr:
-        table = last[4]
-    else:
-        boards = memo[1]
-        bkey = (tuple(s.owner), tuple(s.terr), tuple(s.bld), gap)
-        table = boards.get(bkey)
-        if table is None:
-            if len(boards) >= 20_000:
-                boards.clear()
-            table = boards[bkey] = {}
-        memo[2] = (s.owner.copy(), s.terr.copy(), s.bld.copy(), gap, table)
-    key = (seat, s.n, tuple(p.cubes), tuple(p.bought), len(p.perm), tuple(p.loans), p.corp)
-    board = table.get(key)
-    if board is None:
-        maj = table.get("majorities")    # the board's step 2, for every seat
-        if maj is None:
-            maj = table["majorities"] = scoring.board_majorities(s)
-        parts = scoring.end_breakdown(s, seat, maj)
-        board = table[key] = sum(parts.values()) - parts["end_resources"]
-    return board + scoring.resources_rep(p.resources_total(), s.rules.game.resources_per_rep)
-
-
-_END: dict = {}
 
 
 def worker_terms(s, p, workers, cache: dict | None = None) -> float:
@@ -414,7 +375,7 @@ def _src_cost(s, a) -> int:
 
 
 def _after(s, seat: int, action, legal: list) -> float:
-    nxt = s.clone(log=False)
+    nxt = ahead(s)
     nxt.apply_legal(action, legal)       # `legal`: this very state's legal actions
     return evaluate(nxt, seat)
 
@@ -436,7 +397,9 @@ def action_values(s, seat: int, actions: list) -> list[float]:
             elif a[0] == "support":
                 out.append(order_value(s, p, card.support, cache) + 0.5)
             elif a[0] == "first_player":
-                out.append(0.3)
+                out.append(first_player_value(s, p, cache))
+            elif a[0] == "pt_trade":
+                out.append(pt_trade_value(s, seat, actions))
             elif a[0] in ("loan", "repay"):
                 pts, penalty = s.rules.game.loan_tiers[a[1]]
                 value = pts * pt_value(s) - penalty
@@ -458,7 +421,7 @@ def action_values(s, seat: int, actions: list) -> list[float]:
             elif a[0] == "end":
                 out.append(base)
             else:
-                nxt = s.clone(log=False)
+                nxt = ahead(s)
                 nxt.apply_legal(a, actions)   # `actions` are this very state's legal actions
                 _settle(nxt, seat)
                 out.append(evaluate(nxt, seat))
@@ -466,11 +429,45 @@ def action_values(s, seat: int, actions: list) -> list[float]:
     value = relative if frame[0] == "corp" else evaluate    # star spaces: see `relative`
     out = []
     for a in actions:
-        nxt = s.clone(log=False)
+        if a[0] == "pt_trade":
+            out.append(pt_trade_value(s, seat, actions))
+            continue
+        nxt = ahead(s)
         nxt.apply_legal(a, actions)
         _settle(nxt, seat)
-        out.append(value(nxt, seat))
+        out.append(value(nxt, seat) + (start_player_worth(s, seat) if a[0] == "space"
+                                       and s.st.spaces[a[1]].kind == "first_player" else 0.0))
     return out
+
+
+def pt_trade_value(s, seat: int, actions: list) -> float:
+    """"3 resources for 1 PT" (once a round; the same decision comes back): the best option
+    after the exchange, the three resources chosen by the best evaluation; at an order
+    decision (options valued as gains) plus what the exchange itself is worth.  So it is taken
+    when the power token is worth more than the resources with the rounds left, or when it
+    opens a better option (a building, a Corp space), and not otherwise."""
+    nxt = ahead(s)
+    nxt.apply_legal(("pt_trade",), actions)
+    lose = nxt.legal_actions()           # which three (the decision itself comes back next)
+    nxt.apply_legal(max(lose, key=lambda a: _after(nxt, seat, a, lose)), lose)
+    then = max(action_values(nxt, seat, nxt.legal_actions()))
+    if s.stack[-1][0] == "order":
+        then += evaluate(nxt, seat) - evaluate(s, seat)
+    return then
+
+
+def first_player_value(s, p, cache: dict) -> float:
+    """The Starting player location (bot_terms.start_player_worth), less the Trade or Corp
+    order still to come that its Professional leaves without one."""
+    v = start_player_worth(s, p.seat)
+    if p.pros_free <= 1:
+        card = s.st.cards[p.slot]
+        todo = [card.rows[r][k] for r, k in (*open_slots(p), *p.postponed)]
+        if p.support_pending:
+            todo.append(card.support)
+        v -= max((order_value(s, p, o, cache) for o in todo if o.kind in ("trade", "corp")),
+                 default=0.0)
+    return v
 
 
 # ---------------------------------------------------------------- the search bot's leaf

@@ -242,3 +242,26 @@ def test_advanced_buildings_greedy_values_the_pub_deal_and_the_molds_debt(adv_st
     before = bots.evaluate(s, 0)
     p.owed = (5, 3, 3, 0, 1)
     assert bots.evaluate(s, 0) < before
+
+
+def test_advanced_buildings_greedy_values_the_pt_trade_at_the_pub_by_the_deal_it_opens(adv_state):
+    """RB:292's exchange offered at the Pub's deal (2 power tokens, 3 trade goods): greedy
+    values it by the best option once the third token is paid (the deal joining its mine
+    cluster), not by the exchange alone, and ranks it above no deal (issue 27)."""
+    from engine.games.underhaven import bots
+    s = adv_state
+    p, q = _pub_board(s)
+    p.ability, p.pt, p.tg, q.pt = "pt_trade", 2, 3, 0
+    p.used.discard("pt_trade")
+    s.apply(("fly", 8))
+    acts = s.legal_actions()
+    assert acts == [("none",), ("pt_trade",)]
+    vals = dict(zip(acts, bots.action_values(s, 0, acts)))
+    after = s.clone(log=False)
+    after.apply(("pt_trade",))
+    lose = after.legal_actions()      # the three resources the bot gives: the best evaluation
+    after.apply(max(lose, key=lambda a: bots._after(after, 0, a, lose)))
+    deal = after.clone(log=False)
+    deal.apply(("deal", 9))
+    assert vals[("pt_trade",)] == pytest.approx(bots.evaluate(deal, 0))
+    assert vals[("pt_trade",)] > vals[("none",)]
