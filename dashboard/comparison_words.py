@@ -57,9 +57,33 @@ def display_table(cmp, labels: Mapping[str, str] | None = None,
     return pl.DataFrame(rows)
 
 
-def verdict(cmp, labels: Mapping[str, str] | None = None) -> list[str]:
-    """What changed from run A to run B, in sentences, most important first."""
+def equivalence_sentence(rows: list[Mapping[str, Any]], margin: float, games: str,
+                         labels: Mapping[str, str]) -> str:
+    """Whether the change left every faction's win rate within ±margin: each faction's 95%
+    interval of the difference inside ±margin is its two one-sided tests at 2.5% each (a TOST
+    at the interval's level); "every faction" is their intersection-union, which needs no
+    correction over the factions.  Otherwise which factions' intervals still reach beyond."""
+    pts = f"±{100 * margin:g} points"
+    ok = [r for r in rows if r["low"] is not None and not math.isnan(r["low"])
+          and -margin < r["low"] and r["high"] < margin]
+    if len(ok) == len(rows):
+        return (f"Every faction's win rate moved by less than {pts}: each 95% interval of the "
+                f"change lies inside {pts} (an equivalence test per faction; {games}).")
+    wide = [r for r in rows if r not in ok]
+    names = ", ".join(_who(r, labels) for r in wide[:4]) + ("..." if len(wide) > 4 else "")
+    return (f"Not yet shown that every faction stays within {pts}: the intervals of {names} "
+            f"still reach beyond it ({len(ok)} of {len(rows)} shown within; {games}).")
+
+
+def verdict(cmp, labels: Mapping[str, str] | None = None,
+            margin: float | None = None) -> list[str]:
+    """What changed from run A to run B, in sentences, most important first; `margin`: the
+    smallest change in a faction's win rate that matters (the game's, from
+    data/balance/margins.toml, when not given): with no faction changed detectably, says
+    whether every faction is shown unchanged within it."""
+    from pipelines.stats.verdicts import margin_for
     labels = labels or {}
+    margin = margin if margin is not None else margin_for((getattr(cmp, "a", None) or {}).get("game"))
     games = (f"{cmp.n_pairs:,} paired games" if cmp.paired else
              f"{cmp.n_games_a:,} and {cmp.n_games_b:,} games, not paired")
     out = []
@@ -74,6 +98,8 @@ def verdict(cmp, labels: Mapping[str, str] | None = None) -> list[str]:
         if not moved:
             out.append(f"No {what} changed detectably ({games}; Holm-corrected over the "
                        f"{len(rows)} {'seats' if kind == 'seat' else 'factions'}).")
+            if kind == "faction" and metric == "win_rate":
+                out.append(equivalence_sentence(rows, margin, games, labels))
             continue
         parts = [f"{_who(r, labels)} {_value(metric, r['diff'], True)} "
                  f"[{_value(metric, r['low'], True)}, {_value(metric, r['high'], True)}]"
