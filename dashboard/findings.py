@@ -21,8 +21,11 @@ What a sentence may claim is exactly what the statistics support:
   the faction it brings the least (and the most) of their points, each with its interval; "the
   least of any faction" is said plainly only when the gap to the next faction is significant at
   the Bonferroni level over the categories scanned, otherwise the sentence says it is not clear.
+- a faction's win rate "depends on the map" only when the chi-square test of homogeneity over
+  the run's maps rejects after Holm's correction over the factions
+  (`pipelines.stats.heterogeneity`), with its weakest and strongest map and their intervals.
 Sentences are ordered by importance: a significant imbalance first (largest gap first), then
-the factions shown balanced, the first player's advantage, then what the evidence cannot settle
+the factions whose strength depends on the map, then the factions shown balanced, the first player's advantage, then what the evidence cannot settle
 yet, then where points come from.
 """
 
@@ -178,6 +181,45 @@ def category_findings(by_category: Any, labels: Mapping[str, str] | None = None)
                     "categories", 0.8, clear)]
 
 
+def map_findings(het: Any, labels: Mapping[str, str] | None = None,
+                 map_names: Mapping[str, str] | None = None) -> list[Finding]:
+    """Factions whose win rate depends on the map (pipelines.stats.heterogeneity: chi-square
+    test of homogeneity over the maps, Holm over the factions), the lowest p first, each with
+    its weakest and strongest map and their intervals; or one sentence that none does."""
+    rows = _rows(het)
+    if not rows:
+        return []
+    map_names = map_names or {}
+    tested = [r for r in rows if _ok(r.get("p_holm"))]
+    differ = sorted((r for r in tested if r.get("differs")), key=lambda r: r["p_holm"])
+    out = []
+    for r in differ[:3]:
+        rates = {m: v for m, v in (r.get("rates") or {}).items() if v is not None}
+        lo_m = min(rates, key=lambda m: rates[m][0])
+        hi_m = max(rates, key=lambda m: rates[m][0])
+
+        def at(m):
+            rate, low, high, n = rates[m]
+            return f"{_pct(rate)} {_interval(low, high)} on {_name(map_names, m)} ({int(n):,} games)"
+        out.append(Finding(
+            f"{_poss(_name(labels, r['faction']))} win rate depends on the map: {at(lo_m)} "
+            f"against {at(hi_m)} (chi-square test over the {len(rates)} maps, Holm over the "
+            f"{len(tested)} factions: p {_p(r['p_holm'])}).",
+            "map", 1.9 - 0.01 * len(out), True))
+    if len(differ) > 3:
+        out.append(Finding(f"{len(differ) - 3} more factions' win rates depend on the map "
+                           f"(the table by map below).", "map", 1.85, True))
+    if not differ and tested:
+        out.append(Finding(f"No faction's win rate differs detectably between the maps "
+                           f"(chi-square tests, Holm over the {len(tested)} factions).",
+                           "map", 0.8, False))
+    return out
+
+
+def _p(p: float) -> str:
+    return "< 0.001" if p < 0.001 else f"= {p:.2g}"
+
+
 def played_by(bots: Sequence[str] | None, bot: str | None = None) -> str:
     """Who played the games a verdict rests on, as a clause for its sentence (' played by
     greedy bots'): the bots that played the run (`players.bot`, as the page's bot filter
@@ -206,7 +248,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
              labels: Mapping[str, str] | None = None,
              categories: Any = None, bots: Sequence[str] | None = None,
              bot: str | None = None, undecided: Mapping[str, Any] | None = None,
-             margin: float | None = None, alpha: float = 0.05) -> list[Finding]:
+             margin: float | None = None, alpha: float = 0.05,
+             by_map: Any = None, map_names: Mapping[str, str] | None = None) -> list[Finding]:
     """The findings of one run (with the page's filters), most important first.
 
     `rates`: faction, games (player-games), win_rate, low, high, fair_share, significant;
@@ -222,7 +265,9 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
     queries.factions.undecided_share): when there are any, the first finding says how many, and
     the verdicts rest on the decided games; `margin`: the smallest imbalance that matters
     (win-rate points as a fraction; default ±3 points, `pipelines.stats.verdicts`); `alpha`:
-    the level of each verdict (a run grown until settled spends it over its looks)."""
+    the level of each verdict (a run grown until settled spends it over its looks); `by_map`:
+    the faction x map heterogeneity rows (`pipelines.stats.heterogeneity.map_heterogeneity`)
+    when the run plays several maps, `map_names` their display names."""
     out: list[Finding] = []
     if undecided and undecided.get("undecided"):
         share = float(undecided["share"])
@@ -321,6 +366,8 @@ def findings(rates: Any, seats: Any = None, *, n_games: int, n_players: int | No
         out.append(Finding(text, "no_evidence", 1.0, False))
     if categories is not None:
         out.extend(category_findings(categories, labels))
+    if by_map is not None:   # pipelines.stats.heterogeneity over the run's maps
+        out += map_findings(by_map, labels, map_names)
     out.sort(key=lambda f: -f.weight)
     return out
 

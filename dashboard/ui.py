@@ -311,13 +311,14 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
     # the bots that played the run (select_filters loaded the same options: a cache hit)
     options = load(qruns.filter_options, str(db_path()), run["run_id"], data_version(run))
     show_check_findings(run)
+    by_map = map_heterogeneity(run, filters, (options or {}).get("maps") or [])
     st.markdown("#### Findings")
     with st.container(key="findings", border=True):
         st.markdown("\n".join(f"- {s}" for s in sentences(
             rates, seats, n_games=n_games, n_players=n_players, labels=game_labels(run),
             categories=categories, bots=(options or {}).get("bots"),
             bot=filters.get("bot"), undecided=undecided, margin=margin,
-            alpha=run_alpha(run.get("config")))))
+            alpha=run_alpha(run.get("config")), by_map=by_map)))
         st.caption("\"Too strong\" or \"too weak\": the exact binomial test rejects the fair "
                    "share after Holm's correction over the factions; \"balanced within ±m\": "
                    "the equivalence test (two one-sided exact tests, Holm) shows the win rate "
@@ -325,6 +326,35 @@ def show_findings(rates: Any, seats: Any, n_games: int, run: dict[str, Any],
                    "settle it at 80% power.  A verdict is about play by the bots named: measured "
                    "balance moves with the players' skill (compare tiers: `delve simulate "
                    "--tiers`).")
+
+
+def map_heterogeneity(run: dict[str, Any], filters: dict[str, Any], maps: list[str]):
+    """Each faction's win rate on each of the run's maps and whether it depends on the map
+    (pipelines.stats.heterogeneity), with the page's player-count and bot filters; None with
+    one map or a map filter."""
+    if len(maps) < 2 or filters.get("map_id"):
+        return None
+    from pipelines.stats.heterogeneity import map_heterogeneity as test
+    rest = {k: v for k, v in filters.items() if k != "map_id"}
+    per = {m: load(qf.faction_rates, str(db_path()), run["run_id"], map_id=m, **rest)
+           for m in maps}
+    if any(v is None for v in per.values()):
+        return None
+    return test(per)
+
+
+def show_map_table(run: dict[str, Any], filters: dict[str, Any]) -> None:
+    """The faction x map table behind the map findings, in an expander."""
+    options = load(qruns.filter_options, str(db_path()), run["run_id"], data_version(run))
+    het = map_heterogeneity(run, filters, (options or {}).get("maps") or [])
+    if het is None or not het.height:
+        return
+    from pipelines.stats.heterogeneity import map_table
+    with st.expander("Win rate by map: does a faction's strength depend on the map?"):
+        st.container(key="faction_map_table").dataframe(map_table(het), hide_index=True)
+        st.caption("Each cell: the faction's win rate on that map with its 95% Wilson interval "
+                   "and its player-games; p: chi-square test that the rate is the same on every "
+                   "map, Holm-corrected over the factions.")
 
 
 def show_check_findings(run: dict[str, Any]) -> None:

@@ -35,6 +35,7 @@ margin = ui.margin_input(run)
 ui.show_findings(rates, ui.load(qf.seat_rates, db, run_id, **filters), n_games, run, filters,
                  ui.load(qs.category_by_faction, db, run_id, **filters), undecided=undecided,
                  margin=margin)
+ui.show_map_table(run, filters)
 
 st.caption("The faction win rates are this page's primary question (their verdicts are the "
            "findings); the seat, turn-order, head-to-head and matchup tables below are "
