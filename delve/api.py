@@ -260,7 +260,19 @@ class Run:
                          bots=played["bots"], bot=bot,
                          undecided=self.undecided(n_players, map_id, bot),
                          margin=margin if margin is not None else margin_for(info.get("game")),
-                         alpha=run_alpha(info.get("config")))
+                         alpha=run_alpha(info.get("config")),
+                         by_map=self.map_heterogeneity(n_players, bot) if map_id is None else None)
+
+    def map_heterogeneity(self, n_players: int | None = None, bot: str | None = None):
+        """Whether each faction's win rate depends on the map: its rate on each map, the
+        chi-square test of homogeneity and Holm over the factions (None with one map)."""
+        from dashboard import queries
+        from pipelines.stats.heterogeneity import map_heterogeneity
+        f = self._filters(n_players, None, bot)
+        maps = queries.filter_options(str(self.db.path), self.run_id, f["version"])["maps"]
+        if len(maps) < 2:
+            return None
+        return map_heterogeneity({m: self.faction_rates(n_players, m, bot) for m in maps})
 
     def verdicts(self, n_players: int | None = None, map_id: str | None = None,
                  bot: str | None = None, margin: float | None = None) -> pl.DataFrame:

@@ -193,10 +193,15 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         from dashboard.findings import undecided_sentence
         notes.insert(0, undecided_sentence(undecided))
     factions = Section(f"{prefix}Factions", notes=notes)
+    by_map = None
+    if len(options["maps"]) > 1:
+        from pipelines.stats.heterogeneity import map_heterogeneity
+        by_map = map_heterogeneity({m: queries.faction_rates(db, rid, map_id=m, version=v)
+                                    for m in options["maps"]})
     findings = Section(f"{prefix}Findings", bullets=sentences(
         rates, queries.seat_rates(db, rid, version=v), n_games=games,
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
-        bots=options["bots"], undecided=undecided, margin=margin, alpha=alpha))
+        bots=options["bots"], undecided=undecided, margin=margin, alpha=alpha, by_map=by_map))
     factions.figures += [
         ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
         ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
