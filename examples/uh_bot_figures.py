@@ -95,18 +95,9 @@ def stall(games: int, n: int, seed: int) -> None:
 
         _play(g, n, seed, watch)
         per.append(cnt)
-    kinds = ["all"] + sorted({k[1] for c in per for k in c if k[1] != "all"})
-    print(f"stall: {games} all-greedy {n}-player games, seed {seed}: share of decisions with an "
-          "ending and an open option where greedy keeps the turn open (bootstrap 95% over games)")
-    for kind in kinds:
-        row = []
-        for who in ("last", "other"):
-            pg = [(c[(who, kind, "k")], c[(who, kind, "m")]) for c in per]
-            k, m = sum(x for x, _ in pg), sum(y for _, y in pg)
-            lo, hi = _boot(pg) if m else (0.0, 0.0)
-            row.append(f"{who} seat {k}/{m} = {100 * k / max(m, 1):.1f}% "
-                       f"[{100 * lo:.1f}, {100 * hi:.1f}]")
-        print(f"  at {kind:7s} " + "   ".join(row))
+    _print_stall(per, f"stall: {games} all-greedy {n}-player games, seed {seed}: share of "
+                      "decisions with an ending and an open option where greedy keeps the turn "
+                      "open (bootstrap 95% over games)")
 
 
 def stall_seat(games: int, n: int, seed: int, cand: str, vs: str) -> None:

@@ -37,6 +37,14 @@ def _guard(fn, *args, **kw):
         raise DatabaseUnreadable(str(exc)) from exc
 
 
+def _or_message(fn, *args):
+    """A pipelines reader through `_guard`; a DelveError becomes its message (str)."""
+    try:
+        return _guard(fn, *args)
+    except DelveError as exc:
+        return str(exc)
+
+
 @cached(ttl=TTL_S)
 def runs(db: str) -> pl.DataFrame:
     """Every run, newest first, with the what-if columns (null in older databases)."""
@@ -73,10 +81,7 @@ def find_launched(db: str, base: str, variant: str, since) -> dict | None:
 def comparison(db: str, run_a: str, run_b: str):
     """pipelines.lab.compare.compare, cached; a DelveError becomes its message (str)."""
     from pipelines.lab.compare import compare
-    try:
-        return _guard(compare, db, run_a, run_b)
-    except DelveError as exc:
-        return str(exc)
+    return _or_message(compare, db, run_a, run_b)
 
 
 @cached(ttl=TTL_S)
@@ -96,30 +101,21 @@ def sweep_diffs(db: str, sweep_id: str) -> pl.DataFrame:
 def checks(db: str, run_id: str):
     """pipelines.lab.design_checks.run_checks, cached; a DelveError becomes its message (str)."""
     from pipelines.lab.design_checks import run_checks
-    try:
-        return _guard(run_checks, db, run_id)
-    except DelveError as exc:
-        return str(exc)
+    return _or_message(run_checks, db, run_id)
 
 
 @cached(ttl=TTL_S)
 def lead_checks(db: str, run_id: str):
     """pipelines.lab.play_checks.lead_checks, cached; a DelveError becomes its message."""
     from pipelines.lab.play_checks import lead_checks as checks_first_games
-    try:
-        return _guard(checks_first_games, db, run_id)
-    except DelveError as exc:
-        return str(exc)
+    return _or_message(checks_first_games, db, run_id)
 
 
 @cached(ttl=TTL_S)
 def tier_checks(db: str, run_id: str):
     """pipelines.lab.play_checks.tier_checks, cached; a DelveError becomes its message."""
     from pipelines.lab.play_checks import tier_checks as checks_by_tier
-    try:
-        return _guard(checks_by_tier, db, run_id)
-    except DelveError as exc:
-        return str(exc)
+    return _or_message(checks_by_tier, db, run_id)
 
 
 @cached(ttl=TTL_S)
