@@ -11,7 +11,8 @@ words) and reduced to distinct keys:
 
 A move row's `offered` column holds its decision's keys, space-separated and sorted; it is
 NULL where nothing was listed (a uniform random seat draws without listing the options, and
-logs without moves keep nothing).  The key of the option chosen is `offer_key(action, detail)`.
+logs without moves keep nothing).  The keys of the option chosen are `offer_keys(action,
+detail)`.
 """
 
 from __future__ import annotations

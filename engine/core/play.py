@@ -6,6 +6,7 @@ import time
 from dataclasses import dataclass
 
 from .frames import FrameMachine
+from .offers import offered
 from .protocol import Game, Seat
 
 
@@ -81,16 +82,16 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
             apply_legal(action, (action,))  # drawn from the legal list: checked against it
         elif mode == "legal":  # needs only its seat's legal decisions
             actions = state.legal_actions()
-            if log:
-                _note_offered(state, actions, offers, one_per_kind)
+            if log:   # what the decision offers, for the move row it is about to log
+                offers[state.log.n_moves()] = offered(state, actions, one_per_kind)
             if apply_legal is not None:  # the game checks legality against this same list
                 apply_legal(bot.pick(actions), actions)
             else:
                 state.apply(bot.pick(actions))
         elif mode == "decide":  # the action and the legal list it was chosen from
             action, actions = bot.decide(observe(state, seat), seat)
-            if log:
-                _note_offered(state, actions, offers, one_per_kind)
+            if log:   # what the decision offers, for the move row it is about to log
+                offers[state.log.n_moves()] = offered(state, actions, one_per_kind)
             if apply_legal is not None:  # the seat's view lists the seat's own legal decisions
                 apply_legal(action, actions)
             else:
@@ -132,9 +133,3 @@ def play_game(game: Game, rules, seats: list[Seat], seed: int, *, map: str | Non
             column[i] = keys
     moves = dict(moves, offered=column)
     return GameRecord(row, players, moves, state.log.scores())
-
-
-def _note_offered(state, actions, offers: dict, one_per_kind: tuple) -> None:
-    """Remember the keys `actions` offer, for the move row the decision is about to log."""
-    from .offers import offered
-    offers[state.log.n_moves()] = offered(state, actions, one_per_kind)
