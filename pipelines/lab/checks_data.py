@@ -44,6 +44,26 @@ class Reference(BaseModel):
         return f"at least {self.low:g}" if self.low is not None else f"at most {self.high:g}"
 
 
+class SourceCap(BaseModel):
+    """The most of a score a category is meant to give (the source-cap check), and why."""
+    model_config = ConfigDict(extra="forbid")
+    category: str
+    at_most: float = Field(gt=0, le=1)
+    source: str
+
+
+class Hazard(BaseModel):
+    """Chance cards meant to cost the worker that draws them (the paying-hazard check): the
+    action whose move rows name the card drawn, what a unit of each resource is worth to the
+    worker (the game's `chance_values` give each card's expected change per resource), and
+    why."""
+    model_config = ConfigDict(extra="forbid")
+    action: str
+    weights: dict[str, float] = Field(min_length=1)
+    at_most: float = 0.0
+    source: str
+
+
 class Thresholds(BaseModel):
     model_config = ConfigDict(extra="forbid")
     saturation_share: float = Field(0.5, gt=0, le=1)
@@ -61,7 +81,11 @@ class Thresholds(BaseModel):
     min_lead_changes: float = Field(0.5, ge=0)
     turn_limit_share: float = Field(0.05, ge=0, le=1)
     dominant_share: float = Field(0.5, gt=0, le=1)
+    unused_share: float = Field(0.1, ge=0, lt=1)
+    penalties: list[str] = []
     reference: list[Reference] = []
+    source_cap: list[SourceCap] = []
+    hazard: list[Hazard] = []
 
 
 def load_thresholds(game: str, path: Path = CHECKS_FILE, **overrides) -> Thresholds:

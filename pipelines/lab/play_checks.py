@@ -12,6 +12,9 @@ per skill tier, with its 95% interval, against a threshold in `data/checks/check
 - **length**: games ended by a turn limit or a stall; rounds and steps spread.
 - **out of range**: scores against reference ranges the game's data declares.
 - **dominant source**: one score category, or one action, giving most of the winners' points.
+- **unused source**, **source cap**, **paying hazard** (`intent_checks`): a category no one
+  scores, a category above the share the designer means it to give, chance cards meant as
+  hazards that pay on average.
 
 A *tier* is the bot every seat of a game played (`mixed` when seats differ): the checks of one
 run, or of every run of a game on the same rules and player count, are computed per tier.
@@ -118,6 +121,9 @@ class Names:
     def option(self, key: str) -> str:
         if ":" in key:
             action, word = key.split(":", 1)
+            if word not in self._entries and word not in self.labels:
+                # a word the game builds (Underwater Cities' "or_build_tunnel"), not an entry
+                return f"{self.label(action)}: {word.replace('_', ' ')} ({word})"
             return f"{self.label(action)}: {self.entry(word)}"
         return f"action {self.label(key)}" + (f" ({key})" if self.label(key) != key else "")
 
@@ -515,7 +521,8 @@ def check_dominant(cats: pl.DataFrame, acts: pl.DataFrame, th: Thresholds, names
 # -- all of them ---------------------------------------------------------------------------------------
 
 CHECKS = ("saturation", "dead option", "forced option", "runaway leader", "decided early",
-          "lead changes", "turn limit", "out of range", "dominant source")
+          "lead changes", "turn limit", "out of range", "dominant source", "unused source",
+          "source cap", "paying hazard")
 
 
 def play_checks(con, run_ids: list[str], game_id: str, rules_json: str | None, th: Thresholds):
@@ -539,6 +546,10 @@ def play_checks(con, run_ids: list[str], game_id: str, rules_json: str | None, t
         f"AND n_players > 1 GROUP BY tier", _params(run_ids)).fetchall())
     f, tables["sources"] = check_dominant(cats, acts, th, names, n_winners)
     findings += f
+    from .intent_checks import intent_checks
+    f, more = intent_checks(con, run_ids, game_id, rules_json, th, names)
+    findings += f
+    tables.update(more)
     if not any(x.check == "dead option" or x.check == "forced option" for x in findings):
         findings.append(_finding(
             "dead option", "options offered", False,
@@ -602,7 +613,7 @@ def by_tier(findings) -> pl.DataFrame:
 
 def _short(f) -> str:
     share = f.check in ("saturation", "forced option", "turn limit", "dominant source",
-                        "decided early", "runaway leader")
+                        "decided early", "runaway leader", "unused source", "source cap")
     fmt = pct if share else num
     return f"{fmt(f.value)} [{fmt(f.low)}, {fmt(f.high)}]"
 

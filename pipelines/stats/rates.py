@@ -79,13 +79,16 @@ def rate_table(successes, n, p0, alpha: float = 0.05) -> dict[str, list[float]]:
     }
 
 
-def ratio_ci(num, den, *, share: bool = False, alpha: float = 0.05) -> tuple[float, float, float]:
+def ratio_ci(num, den, *, share: bool = False, counts: bool = True,
+             alpha: float = 0.05) -> tuple[float, float, float]:
     """A ratio of totals over independent clusters (games), sum(num) / sum(den), with an
     interval that respects the clusters: the ratio estimator's linearised variance
     (sum over clusters of (num - R den)^2, Cochran's formula; t quantile on n - 1 degrees of
     freedom), widened to at least the exact interval of the totals taken as counts (Poisson
     for a rate, Clopper-Pearson for a `share` of den that num is part of), so that a total of
-    0 or near den still gets an honest width rather than [0, 0].  Returns (ratio, low, high)."""
+    0 or near den still gets an honest width rather than [0, 0].  `counts=False`: num is a
+    signed total of values, not a count (no exact widening, no floor at 0).  Returns (ratio,
+    low, high)."""
     n_arr = np.asarray(num, dtype=float)
     d_arr = np.asarray(den, dtype=float)
     n_tot, d_tot = float(n_arr.sum()), float(d_arr.sum())
@@ -100,6 +103,8 @@ def ratio_ci(num, den, *, share: bool = False, alpha: float = 0.05) -> tuple[flo
         low, high = r - q * se, r + q * se
     else:
         low, high = r, r
+    if not counts:
+        return r, low, high
     if share:
         e_low, e_high = exact_ci(round(n_tot), max(int(round(d_tot)), 1), alpha)
     else:
