@@ -137,6 +137,13 @@ LABELS = {**scoring.LABELS, **ACTION_LABELS,
           "era_change": "Start of an era", "production": "Production",
           "final_scoring": "Final scoring"}
 
+def categories_in_play(doc: dict) -> list[str]:
+    """The score categories a run's rules document can score (design checks): government
+    contracts only when they are switched on."""
+    on = bool(doc.get("switches", {}).get("contracts", False))
+    return [c for c in scoring.CATEGORIES if c != "contracts" or on]
+
+
 GAME = register(Game(
     id="underwater_cities",
     title="Underwater Cities",
@@ -157,6 +164,7 @@ GAME = register(Game(
     determinize=determinize,
     labels=LABELS,
     extra={"choice_catalogue": choice_catalogue,
+           "categories_in_play": categories_in_play,
            "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            "fingerprint_sets": [(), ("switches.contracts=true",)]},
 ))

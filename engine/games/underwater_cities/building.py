@@ -117,7 +117,7 @@ def connect_metropolises(s, p) -> None:
         tile = p.metros[h]
         if tile >= 0:
             for part in s.st.metros[tile].instant:
-                s.gain(p, part.gain, "metropolis")
+                s.gain(p, part.gain, "other")    # "metropolis" is the brown tile's alone
         fire(s, p, "on_connect_metropolis")
 
 

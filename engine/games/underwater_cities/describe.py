@@ -30,6 +30,21 @@ def _pay(v) -> str:
     return " ".join(f"{_RES[i]}={v[i]}" for i in range(5) if v[i])
 
 
+def option_word(effect) -> str:
+    """An either-or option in one word, as the design checks count it: `or_` and its parts
+    (`or_build_tunnel`, `or_gain_science`, `or_upgrade`; a gain by the first thing it gives)."""
+    words = []
+    for part in effect:
+        if part.kind in ("build", "upgrade", "produce") and part.what != "structure":
+            words.append(f"{part.kind}_{part.what}")
+        elif part.kind == "gain":
+            given = [k for k in ("federation", "cards", "points", *_RES) if getattr(part.gain, k)]
+            words.append("gain_" + (given[0] if given else "nothing"))
+        else:
+            words.append(part.kind)
+    return "or_" + "_".join(words)
+
+
 def describe(s, action, frame) -> tuple[str, str, int | None]:
     st = s.st
     g = s.geo
@@ -87,7 +102,7 @@ def describe(s, action, frame) -> tuple[str, str, int | None]:
     if kind == "parts":
         return "part", frame[2][action[1]].kind, None
     if kind == "either":
-        return "option", str(action[1]), None
+        return "option", f"{option_word(frame[2].options[action[1]])} {action[1]}", None
     if kind == "trade":
         return a0, "trade", None
     if kind == "pick":

@@ -19,7 +19,7 @@ CATEGORIES = ("production", "cards", "federation", "metropolis", "cities", "reso
               "feeding", "contracts", "other")
 LABELS = {
     "production": "Production", "cards": "End-scoring cards", "federation": "Federation track",
-    "metropolis": "Metropolises", "cities": "Cities", "resources": "Resources",
+    "metropolis": "Brown metropolis", "cities": "Cities", "resources": "Resources",
     "feeding": "Feeding (unfed cities)", "contracts": "Government contracts",
     "other": "Other in-game points",
 }
