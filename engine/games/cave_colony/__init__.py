@@ -121,6 +121,7 @@ GAME = register(Game(
     determinize=determinize,
     labels=LABELS,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
+           "chance_values": anomaly.chance_values,
            "fingerprint_sets": [(), ("trading.enabled=false", "fights.loss.oxygen=\"steal\"",
                                      "zone.inner_kinds=[]"),
                                 ("game.play_out=true", "colony.spend_at_colony=true",

@@ -78,3 +78,31 @@ def resolve(s, seat: int, e) -> None:
         resolve(s, seat, e.roll.success if r >= e.roll.at_least else e.roll.failure)
     if e.end_turn and seat == s.cur:
         s.stop_turn(seat)
+
+
+# -- what a draw is worth (the design checks' "paying hazard") ---------------------------------------
+
+def effect_value(e, faces: tuple[int, ...]) -> dict[str, float]:
+    """The expected change one card `e` makes to the worker that draws it, per resource:
+    oxygen (nominal, before the maximum and 0 bound it), energy this turn, gems (placed on the
+    worker's tile from the supply, less carried gems dropped there), and `end_turn` (the chance
+    that the card ends the turn).  An Event Die roll weighs its two branches by the faces."""
+    out = {"oxygen": float(e.oxygen), "energy": float(e.energy),
+           "gems": float(e.gems - e.lose_gems), "end_turn": 1.0 if e.end_turn else 0.0}
+    if e.roll is not None:
+        p = sum(f >= e.roll.at_least for f in faces) / len(faces)
+        win, lose = effect_value(e.roll.success, faces), effect_value(e.roll.failure, faces)
+        for k in out:
+            out[k] += p * win[k] + (1 - p) * lose[k]
+        out["end_turn"] = min(out["end_turn"], 1.0)
+    return out
+
+
+def chance_values(doc: dict) -> dict[str, dict[str, float]]:
+    """Per anomaly card id, `effect_value` (Game.extra["chance_values"]), from a run's rules
+    document (the JSON a run stores: read card by card, so a run stored under older rules is
+    still read)."""
+    from .rules import Effect
+    faces = tuple(doc["dice"]["event"])
+    return {str(c["id"]): effect_value(Effect.model_validate(c.get("effect", {})), faces)
+            for c in doc.get("anomaly_cards", [])}

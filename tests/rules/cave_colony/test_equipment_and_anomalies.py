@@ -81,7 +81,7 @@ def test_an_anomaly_tile_draws_an_anomaly_card(at_actions):
     here = lay(s, cell(s, 4, 2), "four_way", "NESW")
     lay(s, cell(s, 4, 1), "anomaly_cross", "NESW")
     s.pos[seat] = here
-    air = s.st.cards.index["anom_air_pocket"][1]   # oxygen +2
+    air = s.st.cards.index["anom_air_pocket"][1]   # oxygen +1
     s.deck[C.ANOMALY].remove(air)
     s.deck[C.ANOMALY].append(air)
     s.oxy_supply += s.oxy[seat] - 1
@@ -89,7 +89,7 @@ def test_an_anomaly_tile_draws_an_anomaly_card(at_actions):
     s.apply(("move", N))
     assert s.legal_actions() == [("anomaly", air)]
     s.apply(("anomaly", air))
-    assert s.oxy[seat] == 3 and s.deck[C.ANOMALY][0] == air and s.known[C.ANOMALY][0] == 0b1111
+    assert s.oxy[seat] == 2 and s.deck[C.ANOMALY][0] == air and s.known[C.ANOMALY][0] == 0b1111
     s.apply(("move", S))
     assert s.stack[-1][0] == "act"                 # leaving draws nothing
     s.apply(("move", N))
