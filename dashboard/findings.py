@@ -382,3 +382,20 @@ def _points(gap: float) -> str:
 def sentences(*args: Any, **kwargs: Any) -> list[str]:
     """`findings(...)` as plain text, most important first."""
     return [f.text for f in findings(*args, **kwargs)]
+
+
+def stage_sentence(test: Mapping[str, Any], labels: Mapping[str, str] | None = None) -> str:
+    """Audit N4 in words: whether the finishing-order strengths also describe who wins (the
+    likelihood-ratio test of one set of strengths for the win and the later places)."""
+    from dashboard.comparison_words import p_text
+    labels = labels or {}
+    p = p_text(test["p"])
+    lr = f"likelihood-ratio {test['statistic']:.1f} on {test['df']} df, p {p if p.startswith('<') else '= ' + p}"
+    if test["holds"]:
+        return (f"One set of strengths fits both the win and the later places ({lr}): the "
+                f"chart below reads as strength to win too.")
+    gaps = ", ".join(f"{labels.get(f, f)} {g:+.2f}" for g, f in test["gaps"])
+    return (f"The same strengths do not decide the win and the later places ({lr}): this chart "
+            f"measures the whole finishing order, and its ranking can differ from who wins; read "
+            f"the win rates above for strength to win.  Largest gaps, winning against later "
+            f"places (log-strength): {gaps}.")

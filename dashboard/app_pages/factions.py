@@ -10,7 +10,7 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
-from dashboard import charts, ui
+from dashboard import charts, findings, ui
 from dashboard.queries import core as qcore
 from dashboard.queries import factions as qf
 from dashboard.queries import scoring as qs
@@ -137,7 +137,12 @@ if model is not None:
                 "against the first seat; when every seat has its own fixed bot, a seat term "
                 "includes that bot (its label says so); the bot filter does not apply. It measures "
                 "the whole finishing order (avoiding last place counts), not only winning: where "
-                "it ranks factions unlike their win rates, read the win rates for who wins")
+                "it ranks factions unlike their win rates, read the win rates for who wins (the "
+                "test below says whether it does)")
+    stage = ui.load(qf.stage_test, db, run_id, filters["n_players"], filters["map_id"],
+                    version=filters["version"])
+    if stage is not None:
+        st.caption(findings.stage_sentence(stage))
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
     st.container(key="strength_table").dataframe(
         terms, hide_index=True,

@@ -340,6 +340,27 @@ def strength_model(db: str, run_id: str, n_players: int | None = None,
 
 
 @cached(ttl=ANALYSIS_TTL_S)
+def stage_test(db: str, run_id: str, n_players: int | None = None, map_id: str | None = None,
+               version: str = "") -> dict | None:
+    """Audit N4: whether one set of strengths decides the win and the later places alike
+    (pipelines.stats.stage_homogeneity), with the factions whose two stage strengths differ
+    most; None when there is no later stage (two players)."""
+    from pipelines import stats
+
+    sql = _LINEUPS_AGG_SQL if core.aggregated(db, run_id) else _LINEUPS_SQL
+    lineups = core.read_frame(db, sql, {"run": run_id, "np": n_players, "map": map_id})
+    test = stats.stage_homogeneity(_lineups(lineups))
+    if test is None:
+        return None
+    later = {(t.kind, t.level): t.estimate for t in test.later.terms}
+    gaps = sorted(((t.estimate - later[(t.kind, t.level)], t.level) for t in test.winner.terms
+                   if t.kind == "faction" and (t.kind, t.level) in later),
+                  key=lambda g: -abs(g[0]))
+    return {"statistic": test.statistic, "df": test.df, "p": test.p_value, "holds": test.holds,
+            "gaps": gaps[:3]}
+
+
+@cached(ttl=ANALYSIS_TTL_S)
 def matchup_residuals(db: str, run_id: str, n_players: int | None = None,
                       map_id: str | None = None, version: str = "") -> pl.DataFrame:
     """Head to head beyond strength (audit N2): each ordered pair's share of finishing above

@@ -24,6 +24,24 @@ class StrengthFit:
     n_games: int
     converged: bool
     reference: dict[str, str]   # the level each non-centred kind is measured against
+    loglik: float = math.nan    # the log-likelihood at the estimate (without the prior)
+    n_params: int = 0           # free parameters (the factions' mean is fixed)
+
+
+@dataclass(frozen=True)
+class StageTest:
+    """Whether one set of strengths decides the win and the later places alike (the
+    Plackett-Luce model's assumption): a likelihood-ratio test of the joint fit against
+    separate fits of the winner's stage and the later stages."""
+    statistic: float
+    df: int
+    p_value: float
+    winner: StrengthFit
+    later: StrengthFit
+
+    @property
+    def holds(self) -> bool:
+        return not self.p_value < 0.05
 
 
 def luce_winner_model(lineups, alpha: float = 0.05, prior_sd: float = 3.0) -> StrengthFit:
@@ -57,20 +75,45 @@ def plackett_luce_model(lineups, alpha: float = 0.05, prior_sd: float = 3.0) -> 
     tied seat is a choice from the same set (the seats not yet placed, the tied ones included).
     The terms, centring, prior and intervals are those of :func:`luce_winner_model`; using every
     place, not only the winner, gives narrower intervals from the same games."""
+    return _fit(_order_stages(lineups), alpha, prior_sd)
+
+
+def _order_stages(lineups, which: str = "all") -> list:
+    """The choice stages of the finishing orders: `which` = "all", "winner" (the first choice
+    only) or "later" (every choice after it)."""
     stages = []
     for f, s_, b, ranks, c in lineups:
         if c <= 0 or not len(f):
             continue
         remaining = list(range(len(f)))
-        for r in sorted(set(ranks)):
+        for n, r in enumerate(sorted(set(ranks))):
             tied = [i for i in remaining if ranks[i] == r]
             if len(tied) == len(remaining):
                 break
             w = [1.0 if i in tied else 0.0 for i in remaining]
-            stages.append((list(f), [str(x) for x in s_], list(b), list(remaining), w,
-                           float(len(tied)), float(c)))
+            if which == "all" or (which == "winner") == (n == 0):
+                stages.append((list(f), [str(x) for x in s_], list(b), list(remaining), w,
+                               float(len(tied)), float(c)))
             remaining = [i for i in remaining if i not in tied]
-    return _fit(stages, alpha, prior_sd)
+    return stages
+
+
+def stage_homogeneity(lineups, prior_sd: float = 3.0) -> StageTest | None:
+    """Audit N4: does one set of strengths decide both the win and the later places?  The
+    likelihood-ratio statistic 2 (ll_winner + ll_later - ll_joint) of the Plackett-Luce fit
+    against separate fits of the two stages, chi-square on the joint model's free parameters
+    (the conditional logit per stage, as statsmodels' ConditionalLogit would fit it; the weak
+    prior of the fits is left out of the likelihoods).  None when a stage is empty (two-player
+    games have no later stage)."""
+    lineups = list(lineups)
+    winner = _fit(_order_stages(lineups, "winner"), 0.05, prior_sd)
+    later = _fit(_order_stages(lineups, "later"), 0.05, prior_sd)
+    joint = _fit(_order_stages(lineups, "all"), 0.05, prior_sd)
+    if not winner.terms or not later.terms or joint.n_params == 0:
+        return None
+    stat = max(2.0 * (winner.loglik + later.loglik - joint.loglik), 0.0)
+    df = joint.n_params
+    return StageTest(stat, df, float(sps.chi2.sf(stat, df)), winner, later)
 
 
 def _fit(stages, alpha: float, prior_sd: float) -> StrengthFit:
@@ -165,4 +208,5 @@ def _fit(stages, alpha: float, prior_sd: float) -> StrengthFit:
     fixed = {s: next(iter(v)) for s, v in bot_by_seat.items() if len(v) == 1}
     if not use_bots and len(set(fixed.values())) > 1:
         reference["seat_includes_bot"] = "yes"
-    return StrengthFit(tuple(terms), int(n_games), converged, reference)
+    loglik = -(value - ridge * float(theta @ theta))
+    return StrengthFit(tuple(terms), int(n_games), converged, reference, loglik, k - 1)
