@@ -9,20 +9,30 @@ DIFF_COLORS = {True: "#c0392b", False: "#7f8c8d"}
 
 
 def diff_forest(table: pl.DataFrame, metric: str, title: str) -> go.Figure:
-    """B - A per faction and seat with 95% intervals; significant rows (Holm) in red."""
+    """B - A per faction and seat; the bars are simultaneous 95% intervals over each row's
+    family (Bonferroni: `low_sim`, `high_sim` of pipelines.lab.compare), as strict as the
+    family's Holm marks (audit N7); red rows are significant after Holm; the hover gives the
+    row's own 95% interval too."""
     rows = table.filter(pl.col("metric") == metric)
     labels = [f"{k}: {v}" for k, v in zip(rows["kind"], rows["key"])]
     diff = rows["diff"].to_list()
+    sim = "low_sim" in rows.columns
+    lo = rows["low_sim" if sim else "low"].to_list()
+    hi = rows["high_sim" if sim else "high"].to_list()
     fig = go.Figure()
     fig.add_trace(go.Scatter(
         x=diff, y=labels, mode="markers",
         marker=dict(color=[DIFF_COLORS[bool(s)] for s in rows["significant"]], size=9),
         error_x=dict(type="data", symmetric=False,
-                     array=[h - d for h, d in zip(rows["high"].to_list(), diff)],
-                     arrayminus=[d - lo for lo, d in zip(rows["low"].to_list(), diff)]),
-        hovertemplate="%{y}: %{x:.3f}<extra></extra>", name="B - A"))
+                     array=[h - d for h, d in zip(hi, diff)],
+                     arrayminus=[d - v for v, d in zip(lo, diff)]),
+        customdata=list(zip(rows["low"].to_list(), rows["high"].to_list(), lo, hi)),
+        hovertemplate=("%{y}: %{x:.3f} (95% interval %{customdata[0]:.3f} to %{customdata[1]:.3f}; "
+                       "simultaneous %{customdata[2]:.3f} to %{customdata[3]:.3f})<extra></extra>"),
+        name="B - A"))
     fig.add_vline(x=0, line_dash="dash", line_color="#555")
-    fig.update_layout(title=title, xaxis_title=f"{metric.replace('_', ' ')}: B - A (95% interval)",
+    what = "simultaneous 95% interval over the family" if sim else "95% interval"
+    fig.update_layout(title=title, xaxis_title=f"{metric.replace('_', ' ')}: B - A ({what})",
                       yaxis=dict(autorange="reversed"), height=120 + 26 * len(labels),
                       margin=dict(l=10, r=10, t=40, b=40), showlegend=False)
     if metric == "win_rate":

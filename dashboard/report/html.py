@@ -276,8 +276,8 @@ def comparison_section(db: str, run_a: dict[str, Any], run_b: dict[str, Any]) ->
     c = compare(db, run_a["run_id"], run_b["run_id"], heatmap=False)
     how = ("paired game by game (exact McNemar p, Newcombe's paired score interval)" if c.paired
            else "independent runs (Welch intervals)")
-    win = charts.diff_forest(c.table, "win_rate", f"Win rate: B − A (95% intervals; {how})")
-    score = charts.diff_forest(c.table, "score", "Mean score: B − A (95% intervals)")
+    win = charts.diff_forest(c.table, "win_rate", f"Win rate: B − A (simultaneous 95% intervals; {how})")
+    score = charts.diff_forest(c.table, "score", "Mean score: B − A (simultaneous 95% intervals)")
     cols = ["family", "kind", "key", "metric", "a", "b", "diff", "low", "high", "p", "p_holm",
             "significant", "note"]
     fmt = {"a": ".3f", "b": ".3f", "diff": "+.3f", "low": "+.3f", "high": "+.3f", "p": ".4f",

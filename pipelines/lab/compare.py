@@ -52,7 +52,7 @@ class Comparison:
     n_games_a: int
     n_games_b: int
     n_pairs: int             # games matched game by game (paired only)
-    table: pl.DataFrame      # kind, key, metric, n_a, n_b, a, b, diff, low, high, p, family, p_holm, significant, note
+    table: pl.DataFrame      # kind, key, metric, n_a, n_b, a, b, diff, low, high, p, family, p_holm, significant, note, low_sim, high_sim
     categories: pl.DataFrame  # category, a, b, diff, low, high, p, family, p_holm, significant
     length: pl.DataFrame     # metric, a, b, diff, low, high, p, family, p_holm, significant
     heatmap: pl.DataFrame    # map, cell, x, y, a, b, diff  (moves per game)
@@ -98,7 +98,8 @@ def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11
     diff = pb - pa
     changed = n_up + n_down
     if changed == 0:
-        bound = min(1.0, 3.0 / n)
+        # the rule of three at 95% (-ln(alpha) / n at another level)
+        bound = min(1.0, (3.0 if alpha == ALPHA else -math.log(alpha)) / n)
         return diff, diff - bound, diff + bound, 1.0, f"no game changed; |B - A| < {bound:.3g} (rule of three)"
     p = mcnemar_exact(n_up, n_down)
     z_alpha = alpha
@@ -295,11 +296,14 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
         if paired:
             for (kind, key, n, wa, wb, dw, sdw, sa, sb, ds, sds, up, down, n11, n10, n01,
                  n00) in con.execute(_PAIRED_ROWS, [ra, rb]).fetchall():
-                diff, lo, hi, p, note = paired_proportions(n, wa, wb, up, down, n11, n10, n01, n00)
-                rows.append((kind, key, "win_rate", n, n, wa, wb, diff, lo, hi, p, note))
+                args = (n, wa, wb, up, down, n11, n10, n01, n00)
+                diff, lo, hi, p, note = paired_proportions(*args)
+                rows.append((kind, key, "win_rate", n, n, wa, wb, diff, lo, hi, p, note,
+                             lambda al, x=args: paired_proportions(*x, alpha=al)[1:3]))
                 diff, lo, hi, p = paired_from_stats(n, ds, sds)
                 note = "identical in every game" if sds == 0 and ds == 0 else ""
-                rows.append((kind, key, "score", n, n, sa, sb, diff, lo, hi, p, note))
+                rows.append((kind, key, "score", n, n, sa, sb, diff, lo, hi, p, note,
+                             lambda al, x=(n, ds, sds): paired_from_stats(*x, alpha=al)[1:3]))
             cats = [(c, ma, mb, *paired_from_stats(n, d, sd)) for c, n, ma, mb, d, sd in
                     con.execute(_CATEGORY_PAIRED, [ra, rb, ra, rb, ra, rb]).fetchall()]
             length = [(m, ma, mb, *paired_from_stats(n, d, sd)) for m, n, ma, mb, d, sd in
@@ -315,8 +319,10 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
                 (n1, w1, sw1, s1, ss1), (n2, w2, sw2, s2, ss2) = d[ra], d[rb]
                 for metric, m1, sd1, m2, sd2 in (("win_rate", w1, sw1, w2, sw2),
                                                  ("score", s1, ss1, s2, ss2)):
-                    diff, lo, hi, p = welch_from_stats(n1, m1, sd1, n2, m2, sd2)
-                    rows.append((kind, key, metric, n1, n2, m1, m2, diff, lo, hi, p, ""))
+                    args = (n1, m1, sd1, n2, m2, sd2)
+                    diff, lo, hi, p = welch_from_stats(*args)
+                    rows.append((kind, key, metric, n1, n2, m1, m2, diff, lo, hi, p, "",
+                                 lambda al, x=args: welch_from_stats(*x, alpha=al)[1:3]))
             args = [ra, rb, ra, rb] + [ra, ra, ra, rb, rb, rb]
             cats = [(c, m1, m2, *welch_from_stats(n1, m1, s1, n2, m2, s2)) for
                     c, n1, m1, s1, n2, m2, s2 in con.execute(_CATEGORY_RUNS, args).fetchall()]
@@ -334,11 +340,17 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
             rj, ad = holm([rows[i][10] for i in idx])
             for i, r_, a_ in zip(idx, rj, ad):
                 adj[i], reject[i] = a_, bool(r_)
+    # simultaneous intervals (audit N7): each row's interval at alpha / m, m its family's
+    # size (Bonferroni), so that the bars a chart draws are as strict as the family's marks
+    size = {f: families.count(f) for f in set(families)}
+    sim = [r[12](ALPHA / size[f]) for r, f in zip(rows, families)]
     schema = ["kind", "key", "metric", "n_a", "n_b", "a", "b", "diff", "low", "high", "p"]
     table = pl.DataFrame([r[:11] for r in rows], schema=schema, orient="row").with_columns(
         pl.Series("family", families, dtype=pl.Utf8), pl.Series("p_holm", adj, dtype=pl.Float64),
         pl.Series("significant", reject, dtype=pl.Boolean),
-        pl.Series("note", [r[11] for r in rows], dtype=pl.Utf8))
+        pl.Series("note", [r[11] for r in rows], dtype=pl.Utf8),
+        pl.Series("low_sim", [float(x[0]) for x in sim], dtype=pl.Float64),
+        pl.Series("high_sim", [float(x[1]) for x in sim], dtype=pl.Float64))
     cat_df = _with_family(pl.DataFrame(cats, schema=["category", "a", "b", "diff", "low", "high",
                                                      "p"], orient="row"), "categories")
     len_df = _with_family(pl.DataFrame(length, schema=["metric", "a", "b", "diff", "low", "high",

@@ -36,3 +36,14 @@ def test_heatmap_diff_uses_a_symmetric_scale():
                       "diff": [0.2, -0.5]})
     fig = wc.heatmap_diff(h, "m")
     assert fig.data[0].zmin == -0.5 and fig.data[0].zmax == 0.5
+
+
+def test_diff_forest_draws_the_simultaneous_interval_when_the_table_has_one():
+    """Audit N7: the bars are as strict as the family's marks (Bonferroni over the family);
+    the row's own 95% interval stays in the hover."""
+    t = _table().with_columns(low_sim=pl.Series([0.02, -0.09, -0.05]),
+                              high_sim=pl.Series([0.18, 0.05, 0.05]))
+    tr = wc.diff_forest(t, "win_rate", "t").data[0]
+    assert [round(x, 6) for x in tr.error_x.arrayminus] == [0.08, 0.07, 0.05]
+    assert "simultaneous" in wc.diff_forest(t, "win_rate", "t").layout.xaxis.title.text
+    assert tuple(tr.customdata[0]) == (0.05, 0.15, 0.02, 0.18)

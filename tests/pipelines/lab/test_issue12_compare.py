@@ -137,3 +137,18 @@ def test_a_tied_win_counts_one_kth_in_compare(toy_pair):
     # rates weighted by each faction's games sum to exactly one win per game
     assert float((rates["a"] * rates["n_a"]).sum()) == pytest.approx(n_games)
     assert per_faction > 0
+
+
+def test_simultaneous_intervals_are_each_row_at_alpha_over_its_family(toy_pair):
+    """Audit N7: each row also has its interval at 0.05 / m (m its family's rows), wider than
+    its own 95% interval and the one a chart draws beside the family's Holm marks."""
+    db, base, b = toy_pair
+    c = compare(db, base, b, heatmap=False)
+    rates = c.table.filter(pl.col("family") == "faction win rates")
+    m = rates.height
+    assert m > 1
+    for r in rates.iter_rows(named=True):
+        if r["note"]:                        # no game changed: the rule of three at 0.05 / m
+            assert r["high_sim"] - r["diff"] == pytest.approx(min(1.0, -math.log(0.05 / m) / r["n_a"]))
+            continue
+        assert r["low_sim"] <= r["low"] <= r["diff"] <= r["high"] <= r["high_sim"]
