@@ -345,6 +345,8 @@ class Store:
         try:
             with self.write() as con:
                 self._finish(con, run_id, status, error=error, wall_s=wall_s)
+        except DatabaseHeld:
+            raise
         except StoreError:
             if status == "done":
                 raise
