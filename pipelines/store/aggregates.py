@@ -1,18 +1,19 @@
-"""Per-run aggregate tables, maintained by the writer inside the same transactions as the raw
-rows (issue 16), so that the dashboard's pages read small tables whatever the run's size.
+"""Per-run aggregate tables, maintained by the writer beside the raw rows (issue 16; at most one
+catch-up behind them, issue 31), so that the dashboard's pages read small tables whatever the
+run's size.
 
 The raw tables stay the contract and the source of truth.  Each aggregate is one SQL
 definition in `sql/aggregates/agg_<name>.sql`, written over the placeholders `{games}`,
 `{players}`, `{moves}` and `{score_events}` (the rows being aggregated) and used three ways:
 
-- the writer (`add`): over the games of one write transaction (the Arrow batch, or the games
-  just ingested from staged files), appended as *delta* rows: every measure is a count or an
+- the writer (`add`): over the games of one catch-up (`catch_up`: the games pending since the
+  last one), or the games just ingested from staged files by a resume, appended as *delta* rows: every measure is a count or an
   integer sum, and every row a sum of per-game contributions, so deltas add up exactly and a
   reader always sums them by key (`compact` merges a run's deltas into one row per key);
 - `rebuild`: over every game of a run (a database written before the aggregates existed,
   `delve aggregate`);
-- `delve check` (`verify`): the definition over every game of the run, compared row by row
-  with the stored rows summed by key.
+- `delve check` (`verify`): the definition over every game the run's aggregates cover (every
+  game once nothing is pending), compared row by row with the stored rows summed by key.
 
 `agg_runs` lists the runs whose aggregates are maintained (since the run's first game, or
 rebuilt) and the definitions' `VERSION`: the pages read the aggregates of those runs only, and
