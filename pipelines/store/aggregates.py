@@ -121,8 +121,6 @@ SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
 }
 PRIMARY_KEYS = {"agg_runs": ("run_id",)}
 
-BATCH_VIEWS = {t: f"delve_agg_{t}" for t in ("games", "players", "moves", "score_events")}
-
 
 def run_sources(run_id_param: str = "$run") -> dict[str, str]:
     """Every game of one run (the raw tables cut to the run)."""
@@ -223,19 +221,6 @@ def catch_up(con, run_id: str) -> int:
     finally:
         con.execute("DROP TABLE delve_pend")
     return int(n)
-
-
-def add_batch(con, run_id: str, batch) -> None:
-    """The aggregates of an Arrow batch (the four batch tables), registered as views."""
-    if batch["games"].num_rows == 0:
-        return
-    for table, view in BATCH_VIEWS.items():
-        con.register(view, batch[table])
-    try:
-        add(con, run_id, BATCH_VIEWS)
-    finally:
-        for view in BATCH_VIEWS.values():
-            con.unregister(view)
 
 
 def is_maintained(con, run_id: str) -> bool:
