@@ -6,6 +6,7 @@ empty, foreign or busy database becomes a plain-words message, never a traceback
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -223,8 +224,15 @@ def describe_run(row: dict[str, Any]) -> str:
 
 
 def data_version(run: dict[str, Any]) -> str:
-    """What changes when a run's data does: the analyses' cache key (qcore.ANALYSIS_TTL_S)."""
-    return f"{run.get('games_stored', 0)}:{run.get('status')}"
+    """What changes when a run's data does: the analyses' cache key (qcore.ANALYSIS_TTL_S).
+    A running run's also says whether its pages read the aggregates, which lag its games by
+    up to one catch-up while it is live, or the raw rows (its writer died with games pending,
+    issue 31), so an analysis cached while it was live is not served once it is stalled."""
+    version = f"{run.get('games_stored', 0)}:{run.get('status')}"
+    if run.get("status") == "running" and "run_id" in run:
+        with contextlib.suppress(Exception):
+            version += ":agg" if qcore.aggregated(str(db_path()), run["run_id"]) else ":raw"
+    return version
 
 
 def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, Any] | None:

@@ -196,30 +196,60 @@ SELECT count(*) AS n FROM agg_runs WHERE run_id = $run AND version = $version
 """
 
 
+#: A run's games written and not yet aggregated (issue 31), and what its liveness is read from.
+_LAG_SQL = """
+SELECT (SELECT count(*) FROM agg_pending WHERE run_id = $run)::BIGINT AS pending,
+       status, host, pid, heartbeat_at
+FROM runs WHERE run_id = $run
+"""
+
+
 @cached(ttl=CACHE_TTL_S)
 def aggregated(db: str, run_id: str) -> bool:
-    """Whether the run's aggregate tables are complete (``agg_runs``, the current definitions'
-    version): the pages then read them instead of the raw tables (issue 16).  A database
-    written before they existed has none (``delve aggregate`` builds them).  The environment
-    variable ``DELVE_AGGREGATES=0`` makes every page read the raw tables (a benchmark's before,
+    """Whether the pages read the run's aggregate tables instead of the raw tables (issue 16):
+    they are maintained (``agg_runs``, the current definitions' version), and cover every game
+    of the run, or the run is live.  The writer aggregates the games it writes at most one
+    catch-up later (issue 31, ``agg_pending``): a live run's pages may lag by that much, and
+    its last write catches up; a run with games pending whose writer is gone (killed, not yet
+    resumed) is read from the raw tables, so its numbers are the raw rows'.  A database written
+    before the aggregates has none (``delve aggregate`` builds them).  The environment variable
+    ``DELVE_AGGREGATES=0`` makes every page read the raw tables (a benchmark's before,
     `delve bench-dashboard --raw`)."""
     from pipelines.store.aggregates import VERSION
 
-    if not has_aggregates(db):
+    have = _aggregate_tables(db)
+    if not {"agg_runs", "agg_games"} <= have:
         return False
     frame = read_frame(db, _AGGREGATED_SQL, {"run": run_id, "version": VERSION})
-    return bool(frame["n"][0])
+    if not frame["n"][0]:
+        return False
+    if "agg_pending" not in have:  # written before the lag: nothing pending
+        return True
+    lag = read_frame(db, _LAG_SQL, {"run": run_id})
+    if not lag.height or not lag["pending"][0]:
+        return True
+    from pipelines.store.liveness import liveness
+    return liveness(lag.row(0, named=True)).state == "running"
 
 
 def has_aggregates(db: str) -> bool:
     """Whether the database has the aggregate tables (and ``DELVE_AGGREGATES=0`` is not set);
     uncached: a catalogue read."""
+    return {"agg_runs", "agg_games"} <= _aggregate_tables(db)
+
+
+def has_pending(db: str) -> bool:
+    """Whether the database lists games written and not yet aggregated (``agg_pending``,
+    issue 31; a database written before it has none); uncached: a catalogue read."""
+    return "agg_pending" in _aggregate_tables(db)
+
+
+def _aggregate_tables(db: str) -> set[str]:
     import os
 
     if os.environ.get("DELVE_AGGREGATES") == "0":
-        return False
-    have = set(read_frame(db, _TABLES_SQL)["table_name"].to_list())
-    return {"agg_runs", "agg_games"} <= have
+        return set()
+    return set(read_frame(db, _TABLES_SQL)["table_name"].to_list())
 
 
 # --- the tables present ------------------------------------------------------------

@@ -49,10 +49,17 @@ _RUNS_SQL = _RUNS_TEMPLATE.format(stored=_STORED_RAW)
 _STORED_AGG = ("SELECT a.run_id, sum(a.games) AS games_stored FROM agg_games AS a "
                "SEMI JOIN agg_runs AS k ON k.run_id = a.run_id AND k.version = $version "
                "GROUP BY a.run_id")
+#: ... plus the games written and not yet aggregated (agg_pending, issue 31): the raw count
+_STORED_LAG = ("SELECT run_id, sum(games_stored) AS games_stored FROM ("
+               + _STORED_AGG + " UNION ALL SELECT p.run_id, count(*) AS games_stored "
+               "FROM agg_pending AS p SEMI JOIN agg_runs AS k ON k.run_id = p.run_id "
+               "AND k.version = $version GROUP BY p.run_id) GROUP BY run_id")
+_RAW_OTHERS = (" UNION ALL SELECT run_id, count(*) AS games_stored FROM games "
+               "WHERE list_contains($raw, run_id) GROUP BY run_id")
 _RUNS_AGG_SQL = _RUNS_TEMPLATE.format(stored=_STORED_AGG)
-_RUNS_MIXED_SQL = _RUNS_TEMPLATE.format(
-    stored=_STORED_AGG + " UNION ALL SELECT run_id, count(*) AS games_stored FROM games "
-                         "WHERE list_contains($raw, run_id) GROUP BY run_id")
+_RUNS_MIXED_SQL = _RUNS_TEMPLATE.format(stored=_STORED_AGG + _RAW_OTHERS)
+_RUNS_LAG_SQL = _RUNS_TEMPLATE.format(stored=_STORED_LAG)
+_RUNS_LAG_MIXED_SQL = _RUNS_TEMPLATE.format(stored=_STORED_LAG + _RAW_OTHERS)
 _UNAGGREGATED_SQL = """
 SELECT list(r.run_id ORDER BY r.run_id) AS raw FROM runs AS r
 ANTI JOIN agg_runs AS k ON k.run_id = r.run_id AND k.version = $version
@@ -94,9 +101,11 @@ def runs_overview(db: str) -> pl.DataFrame:
     from pipelines.store.aggregates import VERSION
 
     raw = core.read_frame(db, _UNAGGREGATED_SQL, {"version": VERSION})["raw"].to_list()[0] or []
+    lag = core.has_pending(db)
     if not raw:
-        return core.read_frame(db, _RUNS_AGG_SQL, {"version": VERSION})
-    return core.read_frame(db, _RUNS_MIXED_SQL, {"version": VERSION, "raw": list(raw)})
+        return core.read_frame(db, _RUNS_LAG_SQL if lag else _RUNS_AGG_SQL, {"version": VERSION})
+    return core.read_frame(db, _RUNS_LAG_MIXED_SQL if lag else _RUNS_MIXED_SQL,
+                           {"version": VERSION, "raw": list(raw)})
 
 
 # --- one run's summary -------------------------------------------------------------
@@ -191,8 +200,14 @@ _DETAILS_SQL = """
 SELECT r.*, (SELECT count(*) FROM games AS g WHERE g.run_id = r.run_id)::BIGINT AS games_stored
 FROM runs AS r WHERE r.run_id = $run
 """
-#: the same count from agg_games (as in runs_overview), for a run whose aggregates are complete
+#: the same count from agg_games and agg_pending (as in runs_overview), for an aggregated run
 _DETAILS_AGG_SQL = """
+SELECT r.*, ((SELECT coalesce(sum(a.games), 0) FROM agg_games AS a WHERE a.run_id = r.run_id)
+             + (SELECT count(*) FROM agg_pending AS p WHERE p.run_id = r.run_id))::BIGINT
+            AS games_stored
+FROM runs AS r WHERE r.run_id = $run
+"""
+_DETAILS_AGG_OLD_SQL = """
 SELECT r.*, (SELECT coalesce(sum(a.games), 0) FROM agg_games AS a
              WHERE a.run_id = r.run_id)::BIGINT AS games_stored
 FROM runs AS r WHERE r.run_id = $run
@@ -202,7 +217,9 @@ FROM runs AS r WHERE r.run_id = $run
 @cached(ttl=CACHE_TTL_S)
 def run_details(db: str, run_id: str) -> dict[str, Any] | None:
     """The run's row of ``runs`` (every stored column) plus ``games_stored``, or None."""
-    sql = _DETAILS_AGG_SQL if core.aggregated(db, run_id) else _DETAILS_SQL
+    sql = _DETAILS_SQL
+    if core.aggregated(db, run_id):
+        sql = _DETAILS_AGG_SQL if core.has_pending(db) else _DETAILS_AGG_OLD_SQL
     frame = core.read_frame(db, sql, {"run": run_id})
     return frame.row(0, named=True) if frame.height else None
 

@@ -129,6 +129,8 @@ def check(db, run):
         mark = "ok  " if not r.violations else "FAIL"
         extra = f"  ({r.violations} violations, e.g. {r.example})" if r.violations else ""
         click.echo(f"{mark} {r.name:<22} {r.description}{extra}")
+        if getattr(r, "note", ""):
+            click.echo(f"     {'':<22} {r.note}")
     from pipelines.store.liveness import liveness, stalled_text
     for row in _run_rows(db):  # a running run: still written, or stalled (not a violation)
         if row["status"] != "running" or (run_id and row["run_id"] != run_id):

@@ -1,22 +1,34 @@
-"""Per-run aggregate tables, maintained by the writer inside the same transactions as the raw
-rows (issue 16), so that the dashboard's pages read small tables whatever the run's size.
+"""Per-run aggregate tables, maintained by the writer beside the raw rows (issue 16; at most one
+catch-up behind them, issue 31), so that the dashboard's pages read small tables whatever the
+run's size.
 
 The raw tables stay the contract and the source of truth.  Each aggregate is one SQL
 definition in `sql/aggregates/agg_<name>.sql`, written over the placeholders `{games}`,
 `{players}`, `{moves}` and `{score_events}` (the rows being aggregated) and used three ways:
 
-- the writer (`add`): over the games of one write transaction (the Arrow batch, or the games
-  just ingested from staged files), appended as *delta* rows: every measure is a count or an
+- the writer (`add`): over the games of one catch-up (`catch_up`: the games pending since the
+  last one), or the games just ingested from staged files by a resume, appended as *delta* rows: every measure is a count or an
   integer sum, and every row a sum of per-game contributions, so deltas add up exactly and a
   reader always sums them by key (`compact` merges a run's deltas into one row per key);
 - `rebuild`: over every game of a run (a database written before the aggregates existed,
   `delve aggregate`);
-- `delve check` (`verify`): the definition over every game of the run, compared row by row
-  with the stored rows summed by key.
+- `delve check` (`verify`): the definition over every game the run's aggregates cover (every
+  game once nothing is pending), compared row by row with the stored rows summed by key.
 
-`agg_runs` lists the runs whose aggregates are complete (maintained since the run's first
-game, or rebuilt) and the definitions' `VERSION`: the pages read the aggregates of those runs
-only, and fall back to the raw tables for the others.
+`agg_runs` lists the runs whose aggregates are maintained (since the run's first game, or
+rebuilt) and the definitions' `VERSION`: the pages read the aggregates of those runs only, and
+fall back to the raw tables for the others.
+
+The aggregates lag the raw rows by at most one catch-up (issue 31, PERFORMANCE.md "The
+aggregates lag the raw rows"): `agg_pending` (run_id, game_id) lists the games written but not
+yet aggregated, filled in the raw rows' own transaction (`pend`); `catch_up` aggregates exactly
+those games from the raw tables and empties their rows in one transaction.  So at every commit
+
+    aggregates + (the definitions over the pending games) = the definitions over every game,
+
+the aggregates are exact for the *covered* games (a run's games not pending), a run with
+nothing pending has exact aggregates, and a killed run loses nothing: its pending games are
+caught up by the resume (or by the next process that opens the file for writing).
 """
 
 from __future__ import annotations
@@ -101,13 +113,13 @@ AGGREGATES: tuple[Aggregate, ...] = (
 )
 
 #: Table name -> columns, for the writer's CREATE TABLE (beside the contract's SCHEMA).
+#: `agg_pending` is bookkeeping, not an aggregate: the games written and not yet aggregated.
 SCHEMA: dict[str, tuple[tuple[str, str], ...]] = {
     "agg_runs": (("run_id", "VARCHAR"), ("version", "INTEGER"), ("built_at", "TIMESTAMP")),
+    "agg_pending": (("run_id", "VARCHAR"), ("game_id", "INTEGER")),
     **{a.table: a.columns for a in AGGREGATES},
 }
 PRIMARY_KEYS = {"agg_runs": ("run_id",)}
-
-BATCH_VIEWS = {t: f"delve_agg_{t}" for t in ("games", "players", "moves", "score_events")}
 
 
 def run_sources(run_id_param: str = "$run") -> dict[str, str]:
@@ -123,29 +135,92 @@ def subset_sources(ids_table: str) -> dict[str, str]:
             for t in ("games", "players", "moves", "score_events")}
 
 
-def _insert(con, agg: Aggregate, run_id: str, sources: dict[str, str]) -> None:
+def _pending_sources() -> dict[str, str]:
+    """The run's games listed in the temporary table `delve_pend` (game_id), whose ids lie in
+    [$lo, $hi]: constant bounds DuckDB prunes the raw tables' row groups with (their zone maps),
+    so a catch-up reads the run's recent row groups, not the whole run."""
+    return {t: f"(SELECT * FROM {t} WHERE run_id = $run AND game_id BETWEEN $lo AND $hi "
+               f"AND game_id IN (SELECT game_id FROM delve_pend))"
+            for t in ("games", "players", "moves", "score_events")}
+
+
+def _covered_sources() -> dict[str, str]:
+    """The run's games that are not pending (what its aggregates cover)."""
+    return {t: f"(SELECT * FROM {t} WHERE run_id = $run AND game_id NOT IN "
+               f"(SELECT game_id FROM agg_pending WHERE run_id = $run))"
+            for t in ("games", "players", "moves", "score_events")}
+
+
+def _insert(con, agg: Aggregate, run_id: str, sources: dict[str, str],
+            params: dict | None = None) -> None:
     cols = ", ".join(n for n, _ in agg.columns)
     con.execute(f"INSERT INTO {agg.table} ({cols}) SELECT $run, * FROM ("  # constants
-                f"{agg.definition(sources)})", {"run": run_id})
+                f"{agg.definition(sources)})", {"run": run_id, **(params or {})})
 
 
-def add(con, run_id: str, sources: dict[str, str]) -> None:
+def add(con, run_id: str, sources: dict[str, str], params: dict | None = None) -> None:
     """Append the aggregates of the games in `sources` (delta rows) to the run's."""
     for agg in AGGREGATES:
-        _insert(con, agg, run_id, sources)
+        _insert(con, agg, run_id, sources, params)
 
 
-def add_batch(con, run_id: str, batch) -> None:
-    """The aggregates of an Arrow batch (the four batch tables), registered as views."""
-    if batch["games"].num_rows == 0:
-        return
-    for table, view in BATCH_VIEWS.items():
-        con.register(view, batch[table])
+# -- the lag: games written and not yet aggregated (agg_pending) ---------------------------------
+
+def has_pending_table(con) -> bool:
+    """Whether the database has `agg_pending` (one written before issue 31 has none, and
+    nothing pending)."""
+    return bool(con.execute("SELECT count(*) FROM duckdb_tables() WHERE schema_name = 'main' "
+                            "AND table_name = 'agg_pending'").fetchone()[0])
+
+
+def pend(con, run_id: str, game_ids) -> int:
+    """List the games `game_ids` (an Arrow array of game ids) as written and not yet
+    aggregated, in the raw rows' transaction; returns how many."""
+    import pyarrow as pa
+    ids = pa.table({"game_id": game_ids})
+    if ids.num_rows == 0:
+        return 0
+    con.register("delve_pend_ids", ids)
     try:
-        add(con, run_id, BATCH_VIEWS)
+        con.execute("INSERT INTO agg_pending SELECT ?, game_id FROM delve_pend_ids", [run_id])
     finally:
-        for view in BATCH_VIEWS.values():
-            con.unregister(view)
+        con.unregister("delve_pend_ids")
+    return ids.num_rows
+
+
+def pending(con, run_id: str | None = None) -> int:
+    """Games written and not yet aggregated (of `run_id`, or of every run)."""
+    if not has_pending_table(con):
+        return 0
+    return int(con.execute("SELECT count(*) FROM agg_pending WHERE $run IS NULL OR run_id = $run",
+                           {"run": run_id}).fetchone()[0])
+
+
+def pending_runs(con) -> list[str]:
+    """The runs with games written and not yet aggregated."""
+    if not has_pending_table(con):
+        return []
+    return [r[0] for r in con.execute(
+        "SELECT DISTINCT run_id FROM agg_pending ORDER BY run_id").fetchall()]
+
+
+def catch_up(con, run_id: str) -> int:
+    """Aggregate exactly the run's pending games (from the raw tables, as delta rows) and empty
+    their `agg_pending` rows, in the caller's transaction; returns the games caught up.
+    Whoever calls it (the run's writer, a resume, another process opening the file) the sums
+    stay exact: the pending list is read from the file, never from a process's memory."""
+    con.execute("CREATE TEMP TABLE delve_pend AS SELECT DISTINCT game_id FROM agg_pending "
+                "WHERE run_id = ?", [run_id])
+    try:
+        n, lo, hi = con.execute("SELECT count(*), min(game_id), max(game_id) FROM delve_pend"
+                                ).fetchone()
+        if n:
+            if is_maintained(con, run_id):
+                add(con, run_id, _pending_sources(), {"lo": lo, "hi": hi})
+            con.execute("DELETE FROM agg_pending WHERE run_id = ?", [run_id])
+    finally:
+        con.execute("DROP TABLE delve_pend")
+    return int(n)
 
 
 def is_maintained(con, run_id: str) -> bool:
@@ -177,7 +252,10 @@ def compact(con, run_id: str) -> None:
 
 
 def rebuild(con, run_id: str) -> None:
-    """Recompute the run's aggregates from its raw rows (one row per key) and mark the run."""
+    """Recompute the run's aggregates from its raw rows (one row per key) and mark the run:
+    every game covered, nothing pending."""
+    if has_pending_table(con):
+        con.execute("DELETE FROM agg_pending WHERE run_id = ?", [run_id])
     for agg in AGGREGATES:
         con.execute(f"DELETE FROM {agg.table} WHERE run_id = ?", [run_id])
         _insert(con, agg, run_id, run_sources())
@@ -193,11 +271,14 @@ class Mismatch:
 
 
 def verify(con, run_id: str) -> list[Mismatch]:
-    """Every aggregate of the run against its recomputation from the raw rows."""
+    """Every aggregate of the run against its recomputation from the raw rows of the games it
+    covers: every game of the run once nothing is pending (a finished or resumed run), else
+    the games not listed in `agg_pending` (`pending` says how many are not compared)."""
     out = []
+    sources = _covered_sources() if has_pending_table(con) else run_sources()
     for agg in AGGREGATES:
         stored = _grouped(agg, agg.table)
-        fresh = _grouped(agg, f"(SELECT $run AS run_id, * FROM ({agg.definition(run_sources())}))")
+        fresh = _grouped(agg, f"(SELECT $run AS run_id, * FROM ({agg.definition(sources)}))")
         rows = con.execute(f"(({stored}) EXCEPT ALL ({fresh})) UNION ALL "
                            f"(({fresh}) EXCEPT ALL ({stored}))", {"run": run_id}).fetchall()
         if rows:

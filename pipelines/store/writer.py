@@ -5,6 +5,12 @@ the writer's in-memory DuckDB instance, insert Arrow batches, commit, detach) th
 `connect.WriterInstance`.  The games completed since the last write are
 written in one transaction, so a reader sees each game either complete (games, players, moves,
 score events) or not at all, and `runs.games_done` always equals the games present.
+
+The aggregates (pipelines.store.aggregates) lag the raw rows by at most one catch-up (issue 31):
+each write lists its games in `agg_pending`, in the raw rows' transaction, and a write at
+least `CATCH_UP_S` after the last catch-up (the run's first write, and always its last one,
+which finishes it) aggregates exactly the pending games and empties the list.  A resume, and
+the first write of any later process on the file, catch up what a killed run left pending.
 """
 
 from __future__ import annotations
@@ -29,8 +35,14 @@ from .schema import (BATCH_TABLES, PLAYTEST_KEYS, PLAYTEST_SCHEMA, PRIMARY_KEYS,
 #: The contract's tables and the aggregates the writer maintains beside them (issue 16).
 _TABLES = {**SCHEMA, **PLAYTEST_SCHEMA, **aggregates.SCHEMA}
 _KEYS = {**PRIMARY_KEYS, **PLAYTEST_KEYS, **aggregates.PRIMARY_KEYS}
-#: Batch writes of a run between two compactions of its aggregates' delta rows.
+#: Catch-ups of a run between two compactions of its aggregates' delta rows.
 COMPACT_EVERY = 64
+#: Seconds between two catch-ups of a run's aggregates (its first write and its last one always
+#: catch up): the aggregates' statements cost a write about as much as its raw rows and its
+#: commit together (PERFORMANCE.md, "The writer's share on 2 workers"), so they run in one
+#: write of six at the default interval instead of every one; the live pages lag the games
+#: stored by at most this long.
+CATCH_UP_S = 30.0
 #: The least time the file stays free between two writes of this process: a reader (the
 #: dashboard, a notebook) polling it retries every 0.1 s or so (connect.retrying_connect), and
 #: a run whose writes come back to back (`--flush-seconds 0`, or chunks arriving faster than
@@ -72,7 +84,8 @@ class Store:
         self._lock = threading.RLock()  # the heartbeat thread writes between the batches
         self._main_writes = 0  # write transactions open in the main thread
         self.deferred = None   # a signal's action held back until the main thread's write ends
-        self._deltas: dict[str, int] = {}  # run -> batch writes since its aggregates' compaction
+        self._deltas: dict[str, int] = {}  # run -> catch-ups since its aggregates' compaction
+        self._caught_up: dict[str, float] = {}  # run -> time.monotonic() of its last catch-up
         self._duck = WriterInstance()  # the in-memory instance the file is attached to per write
 
     # -- connections -------------------------------------------------------------------------
@@ -200,6 +213,10 @@ class Store:
                         "SELECT count(*) FROM duckdb_constraints() WHERE table_name = ? "
                         "AND constraint_type = 'PRIMARY KEY'", [table]).fetchone()[0]:
                     self._add_key(con, table, key)
+            # what a killed writer left pending (the next open catches up; exact whoever does)
+            with self.part("aggregates"):
+                for run_id in aggregates.pending_runs(con):
+                    aggregates.catch_up(con, run_id)
         except BaseException:
             with contextlib.suppress(duckdb.Error):
                 con.rollback()
@@ -288,39 +305,63 @@ class Store:
                         f"Run '{run_id}' already has some of these games in '{self.path}' "
                         f"({' '.join(str(exc).split())}): is another process resuming the same "
                         f"run? Nothing of this chunk was written.") from None
-            with self.part("aggregates"):
-                self._add_aggregates(con, run_id, batch, staged, finish)
+            self._add_aggregates(con, run_id, batch, staged)
             con.execute("UPDATE runs SET games_done = coalesce(games_done, 0) + ?, "
                         "heartbeat_at = ? WHERE run_id = ?", [n, _now(), run_id])
             if finish is not None:
-                self._finish(con, run_id, **finish)
+                self._finish(con, run_id, **finish)   # catches up: the run's last write
         return n
 
-    def _add_aggregates(self, con, run_id: str, batch, staged, finish) -> None:
-        """The aggregates of the games being written, in their transaction (issue 16)."""
-        if aggregates.is_maintained(con, run_id):  # the same transaction as the raw rows
+    def _add_aggregates(self, con, run_id: str, batch, staged) -> None:
+        """The games being written are listed as pending in their transaction, and caught up
+        with the games pending before them when a catch-up is due (issue 31)."""
+        if not aggregates.is_maintained(con, run_id):
+            return
+        with self.part("pending"):
             if staged is not None and staged.files["games"]:
-                con.execute("CREATE TEMP TABLE delve_new AS SELECT game_id FROM "
+                con.execute("INSERT INTO agg_pending SELECT ?, game_id FROM "
                             "read_parquet(?, union_by_name = true)",
-                            [[str(p) for p in staged.files["games"]]])
-                aggregates.add(con, run_id, aggregates.subset_sources("delve_new"))
-                con.execute("DROP TABLE delve_new")
+                            [run_id, [str(p) for p in staged.files["games"]]])
             if batch is not None:
-                aggregates.add_batch(con, run_id, batch)
-            self._deltas[run_id] = self._deltas.get(run_id, 0) + 1
-            if finish is None and self._deltas[run_id] >= COMPACT_EVERY:
-                aggregates.compact(con, run_id)
-                self._deltas[run_id] = 0
+                aggregates.pend(con, run_id, batch["games"].column("game_id"))
+        last = self._caught_up.get(run_id)
+        if last is None or time.monotonic() - last >= CATCH_UP_S:
+            self._catch_up(con, run_id)
+
+    def _catch_up(self, con, run_id: str, *, compact: bool = True) -> int:
+        """Aggregate the run's pending games (in the caller's transaction)."""
+        with self.part("aggregates"):
+            n = aggregates.catch_up(con, run_id)
+            self._caught_up[run_id] = time.monotonic()
+            if n:
+                self._deltas[run_id] = self._deltas.get(run_id, 0) + 1
+                if compact and self._deltas[run_id] >= COMPACT_EVERY:
+                    aggregates.compact(con, run_id)
+                    self._deltas[run_id] = 0
+        return n
 
     def finish_run(self, run_id: str, status: str, *, error: str | None = None,
                    wall_s: float | None = None) -> None:
-        with self.write() as con:
-            self._finish(con, run_id, status, error=error, wall_s=wall_s)
+        try:
+            with self.write() as con:
+                self._finish(con, run_id, status, error=error, wall_s=wall_s)
+        except DatabaseHeld:
+            raise
+        except StoreError:
+            if status == "done":
+                raise
+            # a failing run (e.g. the disk is full) must still take its status: without the
+            # catch-up, whose pending games the resume or the next open aggregates
+            with self.write() as con:
+                self._finish(con, run_id, status, error=error, wall_s=wall_s, catch_up=False)
 
     def _finish(self, con, run_id: str, status: str, *, error: str | None = None,
-                wall_s: float | None = None) -> None:
+                wall_s: float | None = None, catch_up: bool = True) -> None:
         con.execute("UPDATE runs SET status = ?, error = ?, finished_at = ?, wall_s = ? "
                     "WHERE run_id = ?", [status, error, _now(), wall_s, run_id])
+        if catch_up:  # the run's last write: nothing stays pending
+            self._catch_up(con, run_id, compact=False)
+            self._caught_up.pop(run_id, None)
         if status == "done" and aggregates.is_maintained(con, run_id):
             # one row per key from now on (not when failing: a full disk must still take the
             # status; a failed run's delta rows are as exact, only more of them)
@@ -344,6 +385,8 @@ class Store:
                 self._map_cells(con, *map_cells)
             if not aggregates.is_maintained(con, run_id):  # written before them: catch up now
                 aggregates.rebuild(con, run_id)
+            else:  # the games a killed writer left pending (issue 31)
+                self._catch_up(con, run_id)
             con.execute("UPDATE runs SET status = 'running', error = NULL, finished_at = NULL "
                         "WHERE run_id = ?", [run_id])
             if writer is not None:
