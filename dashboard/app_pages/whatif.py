@@ -304,9 +304,12 @@ else:
                      "(5%/rows; statsmodels' power calculation). Decide the size before playing.")})
         st.caption("Plan the number of games before you play them: adding games and re-testing "
                    "until a row turns significant (optional stopping) inflates false positives. "
-                   "A comparison cannot be grown yet (`--until-ci` and `--until-settled` grow "
-                   "one run, not a paired pair): play a new base run of the planned size "
-                   "(`delve simulate ... --games N`) and pair the change with it.")
+                   "To grow this comparison until it is settled with its error controlled, run "
+                   f"`delve simulate {by_id[run_a]['game']} --paired-with {run_a} --until-settled "
+                   "--variant FILE` (the change as a variant file or --set): run A and a new paired "
+                   "run grow together, in whole seating cycles, until every faction's change is "
+                   "shown or ruled out within the game's margin (Bonferroni over the looks and "
+                   "the factions).")
         l1, r1 = st.columns(2)
         l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")

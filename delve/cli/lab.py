@@ -84,6 +84,38 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
     return None
 
 
+def simulate_paired_until_settled(params: dict):
+    """`delve simulate GAME --paired-with A --until-settled` (pipelines/lab/settle_paired.py)."""
+    from pipelines.lab.settle_paired import grow_paired_until_settled, settled_lines
+    from pipelines.run.pairing import paired_plan
+    from pipelines.stats.verdicts import check_margin, margin_for
+    from pipelines.store import Store, check_db_path
+
+    p = params
+    check_db_path(p["db"])
+    plan, base = paired_plan(p["db"], p["paired_with"], variants=p["variants"], sets=p["sets"])
+    if base["game"] != p["game"]:
+        raise DelveError(f"--paired-with {base['run_id']} is a run of '{base['game']}', not "
+                         f"'{p['game']}'")
+    m = (check_margin(p["margin"] / 100.0, "--margin") if p["margin"] is not None
+         else margin_for(p["game"]))
+    cfg = dict(json.loads(base["config"] or "{}"), jobs=p["jobs"], chunk_size=p["chunk_size"],
+               label=p["label"], variants=list(plan.variants), sets=list(plan.sets),
+               paired_with=base["run_id"], log_moves=not p["no_log_moves"],
+               game_modules=list(plan.game_modules), backend="loky", scheduler=None)
+    res = grow_paired_until_settled(
+        Store(p["db"]), base["run_id"], variants=p["variants"], sets=p["sets"], margin=m,
+        batch=p["n_games"], max_games=p["max_games"], config=cfg, label=p["label"],
+        variant=p.get("variant_name"), jobs=p["jobs"], chunk_size=p["chunk_size"],
+        log_moves=not p["no_log_moves"], progress=not p["no_progress"],
+        echo=lambda s: click.echo(s, err=True))
+    click.echo(res.run_b)
+    for line in settled_lines(res, m):
+        click.echo(line)
+    click.echo(f"compare with: delve compare {res.run_a} {res.run_b} --db {p['db']}")
+    return None
+
+
 @click.command()
 @click.argument("run_a")
 @click.argument("run_b")

@@ -49,8 +49,10 @@ from .base import db_option
               help="Add --games games at a time until every faction's win-rate interval is < W.")
 @click.option("--until-settled", is_flag=True,
               help="Add --games games at a time (rounded up to whole seating cycles) until every "
-                   "faction is balanced within the margin, too strong or too weak; the error of "
-                   "all the looks together is at most 5%.")
+                   "faction is balanced within the margin, too strong or too weak; with "
+                   "--paired-with RUN, grow RUN and the paired run together until every "
+                   "faction's change is shown or ruled out within the margin. The error of all "
+                   "the looks together is at most 5%.")
 @click.option("--margin", type=float, default=None, metavar="POINTS",
               help="The smallest imbalance that matters, in win-rate points (default: the "
                    "game's, data/balance/margins.toml, e.g. 3).")
@@ -87,10 +89,16 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
     if margin is not None and not until_settled:
         raise DelveError("--margin is the margin of --until-settled (the pages and `delve checks` "
                          "take their own): add --until-settled, or drop --margin")
+    if until_settled and paired_with:  # a paired comparison grown until settled
+        if until_ci or tiers or backend != "loky":
+            raise DelveError("--paired-with RUN --until-settled grows a paired pair on the loky "
+                             "backend: drop --until-ci, --tiers and --backend")
+        from delve.cli.lab import simulate_paired_until_settled
+        return simulate_paired_until_settled(click.get_current_context().params)
     if until_settled:  # grow until every faction's verdict is settled (pipelines/run/settle.py)
-        if paired_with or until_ci or tiers or backend != "loky":
-            raise DelveError("--until-settled grows one run on the loky backend: drop --paired-with, "
-                             "--until-ci, --tiers and --backend")
+        if until_ci or tiers or backend != "loky":
+            raise DelveError("--until-settled grows one run on the loky backend: drop --until-ci, "
+                             "--tiers and --backend")
         return simulate_until_settled(game, n_games=n_games, players=players, bots=bots,
                                       seed=seed, variants=variants, sets=sets, map_id=map_id,
                                       factions=factions, db=db, label=label, jobs=jobs,
