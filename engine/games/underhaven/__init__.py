@@ -17,6 +17,18 @@ from .setup import check_setup, choice_catalogue, factions, new_game
 from .turn import max_rounds
 from .view import board_view, observe
 
+def categories_in_play(doc: dict) -> list[str]:
+    """The score categories a run's rules document can score (design checks): "focus" with the
+    Focus module, "loans" with the Corp locations module (The Coward's Loan)."""
+    mods = doc.get("modules", {})
+    off = set()
+    if not mods.get("focus"):
+        off.add("focus")
+    if not mods.get("corp_locations"):
+        off.add("loans")
+    return [c for c in scoring.CATEGORIES if c not in off]
+
+
 GAME = register(Game(
     id="underhaven",
     title="Underhaven",
@@ -37,6 +49,7 @@ GAME = register(Game(
     invariants=invariants,
     board_view=board_view,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
+           "categories_in_play": categories_in_play,
            "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            # its terms, weighed per rounds left by MCTS leaf = "fitted" (engine/bots/leaf.py)
            "leaf_features": leaf.leaf_features, "leaf_feature_names": leaf.LEAF_FEATURES,

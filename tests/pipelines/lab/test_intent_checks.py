@@ -133,3 +133,12 @@ def test_underwater_cities_contracts_count_only_when_switched_on():
     in_play = get_game("underwater_cities").extra["categories_in_play"]
     assert "contracts" not in in_play({"switches": {"contracts": False}})
     assert "contracts" in in_play({"switches": {"contracts": True}})
+
+
+def test_underhaven_advanced_categories_count_only_with_their_modules():
+    from engine.core.registry import get_game
+    in_play = get_game("underhaven").extra["categories_in_play"]
+    base = in_play({"modules": {}})
+    assert "focus" not in base and "loans" not in base and "end_clusters" in base
+    full = in_play({"modules": {"focus": True, "corp_locations": True}})
+    assert "focus" in full and "loans" in full
