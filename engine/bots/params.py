@@ -72,8 +72,16 @@ class MCTSParams(RulesModel):
     source: str = "assumed"
 
 
+class LadderNote(RulesModel):
+    """The strongest rung validated so far (`delve bench` times a game at it) and the evidence:
+    the run that showed it above the rung below, with its interval."""
+    strongest: str = "greedy"
+    evidence: str = ""
+
+
 class BotsFile(RulesModel):
     mcts: MCTSParams = MCTSParams()
+    ladder: LadderNote = LadderNote()
     leaf: LeafFit | None = None
     # A game's heuristic weights by name, read by the game's own bots module (the cave
     # colony's engine/games/cave_colony/bots.py); the game checks the names.
@@ -94,6 +102,11 @@ def bots_file(game_id: str) -> BotsFile:
         return validate(BotsFile, read_toml(path))
     except RulesError as exc:
         raise RulesError(str(path), exc.field, exc.expected) from None
+
+
+def strongest_rung(game_id: str) -> str:
+    """The game's strongest validated rung (`[ladder] strongest`; greedy when none is)."""
+    return bots_file(game_id).ladder.strongest
 
 
 def tuned(game_id: str) -> MCTSParams:

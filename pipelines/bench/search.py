@@ -130,6 +130,35 @@ def rung_game_s(game_id: str, spec: str, below: str, players: int = 4,
     return time.perf_counter() - t0, time.thread_time() - c0
 
 
+#: A tier run (issue 27): four Glimmerdeep seating cycles of 56 games, on 2 workers.
+TIER_GAMES, TIER_WORKERS, TIER_GOAL_MIN = 224, 2, 30.0
+
+
+def strong_tier_game_s(game_id: str, players: int = 4, seed: int = 0) -> tuple[str, float, float]:
+    """(rung, wall s, CPU s) of one game with every seat at the game's strongest validated rung
+    (`[ladder] strongest` in data/bots/<game>.toml)."""
+    from engine.bots.params import strongest_rung
+    rung = strongest_rung(game_id)
+    game = get_game(game_id)
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    seats = [Seat(f[i % len(f)], rung) for i in range(players)]
+    t0, c0 = time.perf_counter(), time.thread_time()
+    play_game(game, rules, seats, game_seed(seed, 0), log=True)
+    return rung, time.perf_counter() - t0, time.thread_time() - c0
+
+
+def tier_run_words(rung: str, cpu_s: float, players: int) -> str:
+    """One game's CPU seconds at the strong tier as games per hour on 2 workers and the minutes
+    of a 224-game tier run, against the 30-minute goal (pure: the bench and tests)."""
+    per_hour = TIER_WORKERS * 3600.0 / cpu_s if cpu_s > 0 else float("inf")
+    minutes = TIER_GAMES * cpu_s / TIER_WORKERS / 60.0
+    verdict = "within" if minutes <= TIER_GOAL_MIN else f"{minutes / TIER_GOAL_MIN:.1f}x over"
+    return (f"strong tier, every seat {rung} ({players} players): one game {cpu_s:.1f} s CPU, "
+            f"about {per_hour:,.0f} games/hour on {TIER_WORKERS} workers; a {TIER_GAMES}-game tier "
+            f"run about {minutes:.0f} min ({verdict} the {TIER_GOAL_MIN:.0f}-minute goal)")
+
+
 def report_search(game_ids: list[str], *, players: int, seed: int, budget: int, rungs: int,
                   echo: Callable[[str], None] = print) -> None:
     from pipelines.ladder.ladder import ladder_rungs
@@ -150,4 +179,6 @@ def report_search(game_ids: list[str], *, players: int, seed: int, budget: int, 
             secs, cpu = rung_game_s(gid, names[k], names[k - 1], p, seed)
             echo(f"  one game, {names[k]} in seat 0 against {names[k - 1]}: {secs:7.2f} s "
                  f"({cpu:.2f} s CPU)")
+        rung, _secs, cpu = strong_tier_game_s(gid, p, seed)
+        echo("  " + tier_run_words(rung, cpu, p))
         echo("")
