@@ -115,7 +115,14 @@ class Plan:
 
     @property
     def variant_name(self) -> str:
-        return ",".join(Path(v).stem for v in self.variants) or "base"
+        """The variant files' names ("base" without any), and the --set changes after a "+"
+        (audit N10: a run with only --set changes is not named like the base game)."""
+        name = ",".join(Path(v).stem for v in self.variants) or "base"
+        if self.sets:
+            name = f"{name} + {'; '.join(self.sets)}"
+            if len(name) > 80:
+                name = name[:79] + "…"
+        return name
 
     def chunks(self, chunk_size: int) -> list[list[GameSpec]]:
         return [self.specs[i:i + chunk_size] for i in range(0, len(self.specs), chunk_size)]

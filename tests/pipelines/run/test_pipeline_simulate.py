@@ -275,3 +275,14 @@ def test_a_run_killed_part_way_and_resumed_has_each_game_once(tmp_path, cli, mon
     assert dump(broken) == dump(clean)
     res = cli("resume", only_run_id(broken), "--db", broken)
     assert res.exit_code == 2 and "already done" in res.stderr
+
+
+def test_a_run_with_only_set_changes_is_not_named_like_the_base_game():
+    """Stats audit N10: `--set` alone stored the variant as "base", so the What-if run picker
+    could not tell it from the base run."""
+    from pipelines.run.plan import make_plan
+    assert make_plan("glimmerdeep", n_games=1, n_players=4).variant_name == "base"
+    named = make_plan("glimmerdeep", n_games=1, n_players=4, sets=("game.rounds=4",)).variant_name
+    assert named == "base + game.rounds=4"
+    long = make_plan("glimmerdeep", n_games=1, n_players=4, sets=tuple("game.rounds=4" for _ in range(9)))
+    assert len(long.variant_name) == 80 and long.variant_name.endswith("…")
