@@ -399,3 +399,13 @@ def stage_sentence(test: Mapping[str, Any], labels: Mapping[str, str] | None = N
             f"measures the whole finishing order, and its ranking can differ from who wins; read "
             f"the win rates above for strength to win.  Largest gaps, winning against later "
             f"places (log-strength): {gaps}.")
+
+
+def turn_order_is_seat(seats) -> bool:
+    """Whether the turn-order rows repeat the seat rows (the starting player is always seat 0,
+    as in Glimmerdeep): then one table says it all (stats audit N10)."""
+    import polars as pl
+    cols = ["position", "games", "wins"]
+    seat = seats.filter(pl.col("kind") == "seat").select(cols).sort("position")
+    turn = seats.filter(pl.col("kind") == "turn order").select(cols).sort("position")
+    return turn.height > 0 and seat.height == turn.height and seat.equals(turn)

@@ -76,6 +76,10 @@ if seats is not None:
     ui.rests_on(n_games, None, "turn order 0 is the starting player of each game (runs stored "
                 "before the starting player was recorded show no turn order); a tied win counts "
                 "1/k for each of its k winners")
+    if findings.turn_order_is_seat(seats):
+        seats = seats.filter(pl.col("kind") == "seat")
+        st.caption("The starting player is seat 0 in every game here, so turn order is the seat "
+                   "order: one table shows both.")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
     st.container(key="seat_table").dataframe(
         seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",

@@ -196,3 +196,19 @@ def test_a_verdict_rests_on_the_factions_own_games():
     assert any(t.endswith("(748 games with Gildtails): too weak.") for t in verdicts)
     assert any(t.endswith("(748 games with Ironclads): too strong.") for t in verdicts)
     assert not any("1,500" in t for t in verdicts)
+
+
+def test_turn_order_that_repeats_the_seats_is_shown_once():
+    """Stats audit N10: in Glimmerdeep the start is always seat 0, so the turn-order table
+    duplicated the seat table."""
+    import polars as pl
+    from dashboard.findings import turn_order_is_seat
+    rows = [("seat", 0, 10, 4.0), ("seat", 1, 10, 6.0)]
+    same = pl.DataFrame(rows + [("turn order", p, g, w) for _, p, g, w in rows],
+                        schema=["kind", "position", "games", "wins"], orient="row")
+    assert turn_order_is_seat(same)
+    other = pl.DataFrame(rows + [("turn order", 0, 10, 6.0), ("turn order", 1, 10, 4.0)],
+                         schema=["kind", "position", "games", "wins"], orient="row")
+    assert not turn_order_is_seat(other)
+    assert not turn_order_is_seat(pl.DataFrame(rows, schema=["kind", "position", "games", "wins"],
+                                               orient="row"))
