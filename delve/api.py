@@ -100,6 +100,26 @@ class Database:
             s = with_maps(self.path, Slice(game, s.rules_hash, players))
         return compare(load_slice(self.path, s))
 
+    def player_count_heterogeneity(self, game: str, runs: Sequence[str] | None = None):
+        """Whether each faction's strength depends on the player count (issue 29): over
+        `runs` (default: every finished run of `game` on the rules of its latest run, one per
+        player count, the latest of each), its win rate against the fair share 1/P at each
+        count, a likelihood-ratio test and Holm over the factions (None with one count)."""
+        from pipelines.stats.heterogeneity import player_count_heterogeneity
+        if runs is None:
+            latest = self.sql("SELECT rules_hash FROM runs WHERE game = ? AND status = 'done' "
+                              "ORDER BY created_at DESC LIMIT 1", [game])
+            if latest.is_empty():
+                return None
+            rows = self.sql("SELECT run_id, n_players FROM runs WHERE game = ? AND status = 'done' "
+                            "AND rules_hash = ? ORDER BY created_at", [game, latest["rules_hash"][0]])
+            by_count = {int(k): r for r, k in rows.iter_rows() if k is not None}
+        else:
+            by_count = {int(self.run(r).info()["n_players"]): r for r in runs}
+        if len(by_count) < 2:
+            return None
+        return player_count_heterogeneity({k: self.run(r).faction_rates() for k, r in by_count.items()})
+
     def playtest_findings(self, game: str, players: int | None = None) -> list[str]:
         """The Playtests page's findings, as sentences."""
         from pipelines.playtests.words import sentences

@@ -10,6 +10,7 @@ the player-game: a faction holds one seat of a game, so its seats are independen
 from __future__ import annotations
 
 import math
+import warnings
 
 import polars as pl
 
@@ -75,3 +76,56 @@ def map_table(het: pl.DataFrame) -> pl.DataFrame:
         row["note"] = r["note"]
         out.append(row)
     return pl.DataFrame(out) if out else pl.DataFrame()
+
+
+def player_count_heterogeneity(per_count: dict[int, pl.DataFrame]) -> pl.DataFrame:
+    """Does a faction's strength depend on the player count?  (issue 29)  `per_count`: player
+    count -> a faction-rates frame (faction, games = player-games, wins).  The fair share differs
+    with the count (1/P), so the question is whether the faction's odds of winning *relative to
+    its fair share* are the same at every count: a binomial GLM (statsmodels) of its wins on the
+    count with the offset logit(1/P), against the same without the count; likelihood-ratio test
+    on K - 1 df, Holm over the factions.  One row per faction: `rates` (count -> (rate, low,
+    high, player-games, fair), the count as text), the statistic, df, p, Holm's p and `differs`."""
+    import numpy as np
+    import statsmodels.api as sm
+    from scipy.stats import chi2
+    counts = sorted(per_count)
+    factions = sorted({f for k in counts for f in per_count[k]["faction"].to_list()})
+    rows, pvals = [], []
+    for f in factions:
+        obs, rates = [], {}
+        for k in counts:
+            sub = per_count[k].filter(pl.col("faction") == f)
+            if sub.is_empty() or int(sub["games"][0]) == 0:
+                continue
+            n, w = int(sub["games"][0]), float(sub["wins"][0])
+            r = rate_ci(w, n)
+            rates[str(k)] = (r.rate, r.low, r.high, n, 1.0 / k)
+            obs.append((k, n, w))
+        p, stat, dof, note = math.nan, math.nan, 0, ""
+        if len(obs) < 2:
+            note = "played at one player count only"
+        else:
+            y = np.array([[w, n - w] for _, n, w in obs])
+            offset = np.array([math.log((1.0 / k) / (1 - 1.0 / k)) for k, _, _ in obs])
+            full = np.eye(len(obs))                      # one odds per count
+            small = np.ones((len(obs), 1))               # one odds for all counts
+            try:
+                with warnings.catch_warnings():   # a count with no win (or only wins) separates
+                    warnings.simplefilter("ignore")
+                    ll = [sm.GLM(y, x, family=sm.families.Binomial(), offset=offset).fit().llf
+                          for x in (full, small)]
+                if any(w in (0, n) for _, n, w in obs):
+                    note = "no win, or only wins, at some count: the test is approximate"
+                stat = max(2 * (ll[0] - ll[1]), 0.0)
+                dof = len(obs) - 1
+                p = float(chi2.sf(stat, dof))
+            except Exception as exc:  # noqa: BLE001 - a degenerate table (all wins or none)
+                note = f"not testable ({type(exc).__name__})"
+        pvals.append(p)
+        rows.append({"faction": f, "rates": rates, "lr": stat, "df": dof, "p": p, "note": note})
+    reject, adj = holm(pvals)
+    for row, rj, pa in zip(rows, reject, adj):
+        row["p_holm"] = pa
+        row["differs"] = bool(rj)
+    return pl.DataFrame(rows) if rows else pl.DataFrame()

@@ -36,3 +36,44 @@ def test_no_difference_and_too_few_games_are_said_plainly():
     assert bats["note"].startswith("too few games") and not bats["differs"]
     [word] = [f.text for f in map_findings(het)]
     assert word.startswith("No faction's win rate differs detectably between the maps")
+
+
+# -- faction x player count ---------------------------------------------------------------------
+
+def _counts(rates: dict[int, dict[str, tuple[int, int]]]):
+    return {k: pl.DataFrame({"faction": list(v), "games": [n for n, _ in v.values()],
+                             "wins": [float(w) for _, w in v.values()]}) for k, v in rates.items()}
+
+
+def test_a_faction_twice_its_fair_share_at_every_count_does_not_differ():
+    """Relative to the fair share 1/P: 50% of 2-player games and 50% of 4-player games would
+    differ as rates, but 2x the fair share is the same strength at 4 players only."""
+    from pipelines.stats.heterogeneity import player_count_heterogeneity
+    same = player_count_heterogeneity(_counts({2: {"a": (400, 260)}, 4: {"a": (400, 160)}}))
+    row = same.row(0, named=True)
+    assert not row["differs"] and row["p"] > 0.05 and row["df"] == 1
+    assert row["rates"]["4"][4] == 0.25                           # the fair share at 4 players
+
+
+def test_a_faction_strong_at_two_players_and_fair_at_four_differs():
+    from pipelines.stats.heterogeneity import player_count_heterogeneity
+    het = player_count_heterogeneity(_counts({2: {"a": (400, 280), "b": (400, 200)},
+                                              4: {"a": (400, 100), "b": (400, 101)}}))
+    rows = {r["faction"]: r for r in het.iter_rows(named=True)}
+    assert rows["a"]["differs"] and rows["a"]["p_holm"] < 0.001
+    assert not rows["b"]["differs"]
+
+
+def test_player_count_heterogeneity_through_the_api(tmp_path):
+    from click.testing import CliRunner
+    from delve.api import Database
+    from delve.cli import main
+    db = tmp_path / "p.duckdb"
+    for p in (2, 4):
+        res = CliRunner().invoke(main, ["simulate", "glimmerdeep", "--games", 16, "--players", p,
+                                        "--bots", "greedy", "--seed", 1, "--db", str(db),
+                                        "--no-progress"])
+        assert res.exit_code == 0, res.output
+    het = Database(db).player_count_heterogeneity("glimmerdeep")
+    assert het is not None and het.height == 8
+    assert all({k for k, v in r.items() if v} == {"2", "4"} for r in het["rates"].to_list())
