@@ -1,7 +1,7 @@
 """Checks: design checks of one run, each flag with its evidence (pipelines.lab.design_checks),
 and the play checks per skill tier over the runs of the same rules (pipelines.lab.play_checks):
 saturation, dead and forced options, runaway leader, early decisions, lead changes, turn
-limits, reference ranges, dominant sources.
+limits, reference ranges, dominant sources, unused sources, source caps, paying hazards.
 
 Rarely chosen actions and catalogue entries (cards, buildings...), games hitting a turn limit
 or stalling, dominant openings; and, on request, an ablation run (the run's games replayed
@@ -63,7 +63,9 @@ st.caption("Thresholds: data/checks/checks.toml (a designer's choice, per game).
 
 st.header("Per skill tier", divider="gray")
 st.caption("The same checks on every finished run of this game with the same rules and player "
-           "count, per tier: does the pattern hold for every bot, or only for some?")
+           "count, per tier: does the pattern hold for every bot, or only for some? ⚑ flagged, "
+           "ok measured and not flagged (estimate [95% interval]); — not flagged at that tier "
+           "(options and sources are listed only where flagged) or not measured there.")
 tiers = ui.load(wq.tier_checks, str(db), run_id)
 if isinstance(tiers, str):
     st.error(tiers)
