@@ -84,6 +84,10 @@ with st.expander("Decisiveness, length, reference ranges and sources of the winn
     for name in ("decisiveness", "tier_length", "range", "sources"):
         if rep.tables.get(name) is not None and rep.tables[name].height:
             st.dataframe(rep.tables[name], hide_index=True)
+with st.expander("Sources no one scores, sources above their cap, chance cards meant as hazards"):
+    for name in ("unused", "caps", "hazards"):
+        if rep.tables.get(name) is not None and rep.tables[name].height:
+            st.dataframe(rep.tables[name], hide_index=True)
 with st.expander("Choices: actions and catalogue entries"):
     st.dataframe(rep.tables["choices"], hide_index=True)
 with st.expander("Openings: each seat's first decision"):
