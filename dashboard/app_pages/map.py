@@ -25,7 +25,12 @@ if not maps:
     st.stop()
 
 cols = st.columns(4)
-map_id = ui.url_choice("Map to draw", maps, "draw", key="map_draw", container=cols[0])
+from dashboard.labels import run_names  # noqa: E402
+from dashboard.table_words import word  # noqa: E402
+
+map_names = run_names(db, run)
+map_id = ui.url_choice("Map to draw", maps, "draw", key="map_draw", container=cols[0],
+                       format_func=lambda m: word(map_names, m))
 cells = ui.load(qm.map_cells, db, game, map_id)
 if cells is None:
     st.stop()
