@@ -20,6 +20,10 @@ from dashboard.comparison_words import p_text
 from dashboard.labels import game_labels
 
 #: Columns whose cells are ids a game names (score categories, actions, options, sources...).
+#: Columns of sentences that may end in an entry's id in brackets ('Knuckles (eq_knuckles)',
+#: the key `delve checks --ablate` takes): shown without it.
+SUBJECT_CELLS = ("subject",)
+
 ID_CELLS = ("category", "action", "phase", "option", "source", "id", "key", "cat", "winner_cat",
             "ended_by", "map", "card", "opening", "detail", "collection", "entry")
 
@@ -54,6 +58,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
 }
 
 _SNAKE = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)+$")
+_ID = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
 def label_of(column: str) -> str:
@@ -67,6 +72,8 @@ def word(labels: Mapping[str, str], token: str) -> str:
     """One id in words: the game's name for it, else (a snake_case id) spaces for underscores."""
     if token in labels:
         return labels[token]
+    if "." in token and all(_ID.match(p) for p in token.split(".")):   # a rules path
+        return " ".join(word(labels, p) for p in token.split("."))
     return token.replace("_", " ") if _SNAKE.match(token) else token
 
 
@@ -79,8 +86,26 @@ def cell_words(labels: Mapping[str, str], value: Any) -> Any:
         return value
     if value in labels:
         return labels[value]
-    return " ".join(": ".join(word(labels, p) for p in tok.split(":")) if ":" in tok and
-                    "=" not in tok else word(labels, tok) for tok in value.split(" "))
+    def token(tok: str) -> str:
+        if "=" in tok:                      # 'rejected=col_workshop' -> 'rejected: Workshop'
+            k, _, v = tok.partition("=")
+            return f"{word(labels, k)}: {token(v)}"
+        return ": ".join(word(labels, p) for p in tok.split(":"))
+    return " ".join(token(t) for t in value.split(" "))
+
+
+_TRAILING_ID = re.compile(r" \(([\w.]+)\)$")
+
+
+def drop_id(labels: Mapping[str, str], value: Any) -> Any:
+    """'buildings: Bunk House (bunk_house)' -> 'buildings: Bunk House' when the bracket holds
+    an id the names know (the sentence already names it); other brackets stay."""
+    if not isinstance(value, str):
+        return "" if value is None else value
+    m = _TRAILING_ID.search(value)
+    if m and (m.group(1) in labels or _SNAKE.match(m.group(1))):
+        value = value[:m.start()]
+    return " ".join(word(labels, t) if _SNAKE.match(t) else t for t in value.split(" "))
 
 
 def _is_rate(frame: pl.DataFrame, column: str) -> bool:
@@ -104,6 +129,9 @@ def words(frame: pl.DataFrame | None, game: Any = None,
         dtype = frame.schema[c]
         if dtype == pl.Utf8 and c in ID_CELLS:
             out = out.with_columns(pl.col(c).map_elements(lambda v: cell_words(labels, v),
+                                                          return_dtype=pl.Utf8))
+        elif dtype == pl.Utf8 and c in SUBJECT_CELLS:
+            out = out.with_columns(pl.col(c).map_elements(lambda v: drop_id(labels, v),
                                                           return_dtype=pl.Utf8))
         elif dtype == pl.Utf8 and c == "game":
             from dashboard.labels import game_title

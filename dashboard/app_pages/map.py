@@ -38,6 +38,8 @@ if cells.is_empty():
     st.info(f"`{game}` declares no cells for the map `{map_id}` in `map_cells`, so it cannot "
             "be drawn.", icon="🗺️")
     st.stop()
+cells = cells.with_columns(pl.col("kind").cast(pl.Utf8).map_elements(   # kinds in words
+    lambda k: word(map_names, k), return_dtype=pl.Utf8))
 
 all_counts = ui.load(qm.cell_action_counts, db, run_id, map_id,
                      n_players=filters["n_players"], bot=filters["bot"],

@@ -67,7 +67,7 @@ if games.is_empty():
 
 by_id = {r["game_id"]: r for r in games.iter_rows(named=True)}
 from dashboard.labels import run_names  # noqa: E402
-from dashboard.table_words import word  # noqa: E402
+from dashboard.table_words import cell_words, word  # noqa: E402
 
 run_words = run_names(db, run)
 
@@ -143,6 +143,9 @@ tw.show(st.container(key="replay_scores"), table, hide_index=True)
 map_id = row["map"]
 cells = ui.load(qm.map_cells, db, game, map_id) if map_id else None
 has_map = cells is not None and not cells.is_empty()
+if has_map:   # cell kinds in words
+    cells = cells.with_columns(pl.col("kind").cast(pl.Utf8).map_elements(
+        lambda k: word(run_words, k), return_dtype=pl.Utf8))
 if not has_map or check["ok"] is None:
     view = None
 elif step == last and check["final_board"] is not None:  # the verification's own final board
@@ -160,7 +163,8 @@ elif view["cells"] is None:
             "cells each seat's moves worked are shown instead.", icon="🗺️")
 else:
     st.container(key="replay_board_state").plotly_chart(
-        charts.board_state(cells, view["cells"], seats,
+        charts.board_state(cells, [(c, s, cell_words(run_words, lab)) for c, s, lab in view["cells"]],
+                           seats,
                            f"Board after step {step} (round {view['round']}), rebuilt from "
                            "the seed" + (" · outlined: this step's cell" if here is not None
                                          else ""), current=here),

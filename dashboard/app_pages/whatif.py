@@ -300,7 +300,7 @@ else:
         settle = wq.settle_column(cmp)
         tw.show(st.container(key="whatif_compare_table"), display_table(cmp, names, settle), hide_index=True,
             column_config={"≈ more games to settle": st.column_config.NumberColumn(
-                "≈ more games to settle",
+                "≈ more games to settle", format="%d",
                 help="For a row without a clear change: about how many more games (in each "
                      "run; a faction's player-games turned into games) a change of the game's "
                      "margin (win rates; data/balance/margins.toml) or of the size seen (scores) "
@@ -330,7 +330,7 @@ else:
                 run_words = run_names(str(db), by_id[run_a])
                 m = st.selectbox("Heatmap map", maps, key="whatif_map",
                                  format_func=lambda v: word(run_words, v))
-                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
+                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m, word(run_words, m)), key="whatif_heat")
 
 # -- 4. sweeps ---------------------------------------------------------------------------------------
 
