@@ -15,6 +15,7 @@ import polars as pl
 import streamlit as st
 
 from dashboard import table_words as tw
+from dashboard.labels import game_title
 
 from dashboard import charts, jobs, ui
 from dashboard.labels import relabel
@@ -104,7 +105,7 @@ by_id = {row["run_id"]: row for row in runs.iter_rows(named=True)}
 def _describe(run_id: str) -> str:
     row = by_id[run_id]
     name = row["label"] or run_id
-    return f"{name} · {row['game']} · {_state(run_id, row['status']).state} · {run_id}"
+    return f"{name} · {game_title(row['game'])} · {_state(run_id, row['status']).state} · {run_id}"
 
 
 wanted = st.query_params.get(RUN_PARAM)

@@ -276,7 +276,7 @@ if run_b and (st.query_params.get("a"), st.query_params.get("b")) != (run_a, run
     st.query_params["a"], st.query_params["b"] = run_a, run_b
 
 if run_b is None:
-    st.info(f"Run A is the only run of {by_id[run_a]['game']}: launch a paired run above, or "
+    st.info(f"Run A is the only run of {game_title(by_id[run_a]['game'])}: launch a paired run above, or "
             f"simulate another run of this game, to compare two.")
 else:
     cmp = ui.load(wq.comparison, str(db), run_a, run_b)
