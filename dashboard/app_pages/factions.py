@@ -195,12 +195,33 @@ if tier_runs is not None and tier_runs.height > 1:
 # (players.held_cards: the cave game's traits and equipment); queries in dashboard/queries/cards.py.
 from dashboard.queries import cards as qcards  # noqa: E402
 
+
+def card_kind_names(db: str, run: dict, card_rates: pl.DataFrame) -> dict[str, str]:
+    """A card kind ('eq', the cards' id prefix) by the rules' collection its cards are in
+    ('equipment'), in words."""
+    import json
+
+    from dashboard.labels import _run_rules
+    from pipelines.lab.design_checks import catalogue
+    try:
+        where = {i: c for c, i in catalogue(json.loads(_run_rules(db, run["run_id"]) or "{}"),
+                                            skip=())}
+    except ValueError:
+        return {}
+    out = {}
+    for kind, card in card_rates.select("kind", "card").iter_rows():
+        if kind not in out and card in where:
+            out[kind] = where[card].split(".")[-1].replace("_", " ")
+    return out
+
 if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
     st.markdown("#### Win rate by card held")
     card_rates = ui.load(qcards.card_rates, db, run_id, **filters)
     if card_rates is not None and card_rates.height:
         kinds = sorted(card_rates["kind"].unique().to_list())
-        kind = ui.url_choice("Cards", kinds, "card_kind", key="card_kind")
+        kind_names = card_kind_names(db, run, card_rates)
+        kind = ui.url_choice("Cards", kinds, "card_kind", key="card_kind",
+                             format_func=lambda k: kind_names.get(k, k))
         shown = card_rates.filter(card_rates["kind"] == kind).sort("rate", descending=True)
         from dashboard.labels import run_names
         from dashboard.table_words import cell_words
@@ -215,7 +236,8 @@ if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
                     "(seat-games counted as independent). `delve checks` tests each card "
                     "against the other seats with the number of cards held fixed (a seat whose "
                     "workers die holds more cards) and errors clustered by game")
-        st.plotly_chart(charts.rate_with_interval(shown, "card", f"Win rate by card held: {kind}",
+        st.plotly_chart(charts.rate_with_interval(shown, "card",
+                                                  f"Win rate by card held: {kind_names.get(kind, kind)}",
                                                   "card"), key="card_rates_chart")
         tw.show(st.container(key="card_rates_table"), shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
                          "significant"),

@@ -290,7 +290,7 @@ else:
             badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
         from dashboard.comparison_words import display_table, verdict
         from dashboard.labels import game_labels
-        names = game_labels(cmp.run_a)
+        names = {**run_names(str(db), by_id[run_a]), **game_labels(cmp.run_a)}
         with st.container(key="whatif_verdict", border=True):
             st.markdown("\n".join(f"- {s}" for s in verdict(cmp, names)))
         sig = cmp.table.filter(pl.col("significant"))
