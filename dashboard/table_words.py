@@ -53,6 +53,7 @@ COLUMNS: dict[str, tuple[str, str]] = {
     "vs_uniform": ("times a uniform choice", "x"), "vs_average": ("times the average", "x"),
     "more_games": ("more games to settle (80% power)", "n"),
     "diff": ("change B - A", "x"), "low": ("95% low", "x"), "high": ("95% high", "x"),
+    "a": ("A", "x"), "b": ("B", "x"),
     "ended_by": ("ended by", "text"), "run_id": ("run", "text"), "rules_hash": ("rules hash", "text"),
     "n_players": ("players", "n"), "created_at": ("created", "text"),
 }
