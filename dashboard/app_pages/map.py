@@ -134,4 +134,5 @@ st.caption("Each square is a map cell at its own coordinates; the letters are th
 _kinds = sorted(set(cells["kind"].cast(pl.Utf8).to_list())) if cells is not None else []
 if _kinds:   # the letters on the squares, spelled out (issue 31: 'di', 'ir', 'bu' unexplained)
     st.container(key="map_legend").markdown(
-        "Cell kinds: " + " · ".join(f"**{k[:2]}** {k.replace('_', ' ')}" for k in _kinds))
+        "Cell kinds: " + " · ".join(f"**{c}** {k.replace('_', ' ')}"
+                                    for k, c in charts.kind_codes(_kinds).items()))
