@@ -128,8 +128,8 @@ else:
                              diverging=True, value_label="difference")
 
 st.plotly_chart(fig, key="map_chart")
-st.caption("Each square is a map cell at its own coordinates; the letters are the first two "
-           "of the cell's kind (below). Points per cell are the points scored by the move made "
+st.caption("Each square is a map cell at its own coordinates; the letters are a short code "
+           "for the cell's kind (below). Points per cell are the points scored by the move made "
            "there.")
 _kinds = sorted(set(cells["kind"].cast(pl.Utf8).to_list())) if cells is not None else []
 if _kinds:   # the letters on the squares, spelled out (issue 31: 'di', 'ir', 'bu' unexplained)
