@@ -62,7 +62,9 @@ st.metric("flags", len(flagged))
 findings = pl.DataFrame([{"flag": "⚑" if f.flagged else "ok", "check": f.check,
                           "tier": f.tier, "subject": f.subject, "evidence": f.evidence}
                          for f in rep.findings])
-tw.show(st.container(key="checks_findings"), findings, game, names=names, hide_index=True, use_container_width=True)
+tw.show(
+    st.container(key="checks_findings"),
+    findings, game, names=names, hide_index=True, use_container_width=True)
 st.caption("Thresholds: data/checks/checks.toml (a designer's choice, per game). A flag is an "
            "estimate past its threshold; \"not yet certain\" when its 95% interval still reaches "
            "the threshold. Tier: the bot every seat played (mixed: seats played different bots).")
@@ -77,7 +79,9 @@ elif tiers is not None:
     from pipelines.lab.play_checks import by_tier
     tier_findings, _tables, tier_runs = tiers
     st.caption(f"{len(tier_runs)} run(s): {', '.join(tier_runs)}")
-    tw.show(st.container(key="checks_by_tier"), by_tier(tier_findings), game, names=names, hide_index=True,
+    tw.show(
+        st.container(key="checks_by_tier"),
+        by_tier(tier_findings), game, names=names, hide_index=True,
                                                  use_container_width=True)
 
 with st.expander("Options offered and chosen (dead and forced options)"):
@@ -96,7 +100,9 @@ with st.expander("How games ended"):
     tw.show(st, rep.tables["length"], game, names=names, hide_index=True)
 if "cards" in rep.tables:   # runs whose seats record the cards they held (pipelines/lab/card_checks.py)
     with st.expander("Cards held: holders' win rate against the other seats"):
-        tw.show(st.container(key="checks_cards_table"), rep.tables["cards"], game, names=names, hide_index=True)
+        tw.show(
+            st.container(key="checks_cards_table"),
+            rep.tables["cards"], game, names=names, hide_index=True)
 
 # -- ablation -------------------------------------------------------------------------------------
 

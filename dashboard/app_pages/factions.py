@@ -55,7 +55,9 @@ st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
 from pipelines.stats.verdicts import run_alpha, with_verdicts  # noqa: E402
 
 judged = with_verdicts(rates, margin=margin, alpha=run_alpha(run.get("config")), total_games=decided)
-tw.show(st.container(key="faction_rates_table"), judged.select("faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim",
+tw.show(
+    st.container(key="faction_rates_table"),
+    judged.select("faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim",
                   "high_sim", "fair_share", "p_holm", "significant", "p_tost_holm", "more_games",
                   "mean_score", "sd_score"),
     hide_index=True,
@@ -78,7 +80,9 @@ if seats is not None:
                 "before the starting player was recorded show no turn order); a tied win counts "
                 "1/k for each of its k winners")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
-    tw.show(st.container(key="seat_table"), seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",
+    tw.show(
+        st.container(key="seat_table"),
+        seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",
                      "p_holm", "significant"),
         hide_index=True,
         column_config={
@@ -115,7 +119,9 @@ if beyond is not None and beyond.height:
                 "above the other, against what the two factions' strengths (and seats) predict "
                 "under the finishing-order model below; 'differs': the z test rejects after "
                 "Holm over the pairs.  Only these are matchups to look at.")
-    tw.show(st.container(key="matchup_table"), beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), hide_index=True,
+    tw.show(
+        st.container(key="matchup_table"),
+        beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), hide_index=True,
         column_config={"observed": st.column_config.NumberColumn("finished above", format="percent"),
                        "expected": st.column_config.NumberColumn("strengths predict", format="percent"),
                        "residual": st.column_config.NumberColumn("beyond strength", format="percent"),
@@ -164,7 +170,9 @@ if tier_runs is not None and tier_runs.height > 1:
     tier_table = ui.load(qt.tier_rates, db, run_id, version=filters["version"])
     if tier_table is not None:
         st.plotly_chart(charts.tier_win_rates(tier_table), key="tier_chart")
-        tw.show(st.container(key="tier_table"), tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
+        tw.show(
+            st.container(key="tier_table"),
+            tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
             hide_index=True,
             column_config={
                 "games": st.column_config.NumberColumn("player-games"),
@@ -239,7 +247,9 @@ if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
         st.plotly_chart(charts.rate_with_interval(shown, "card",
                                                   f"Win rate by card held: {kind_names.get(kind, kind)}",
                                                   "card"), key="card_rates_chart")
-        tw.show(st.container(key="card_rates_table"), shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
+        tw.show(
+            st.container(key="card_rates_table"),
+            shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
                          "significant"),
             hide_index=True,
             column_config=ui.rate_columns(games="seats holding it"))

@@ -206,7 +206,9 @@ def summary(run_id: str, version: str) -> None:
                 "share, over the decided games; the Factions page has seats, matchups and the "
                 "strength model")
     left, right = st.columns([5, 4])
-    tw.show(left.container(key="faction_table"), factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
+    tw.show(
+        left.container(key="faction_table"),
+        factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
                         "mean_score", "sd_score"),
         hide_index=True,
         column_config=ui.rate_columns(),
