@@ -48,3 +48,68 @@ def relabel(frame: Any, game: str | Mapping[str, Any] | None,
     if not present:
         return frame
     return frame.with_columns(pl.col(c).replace(labels) for c in present)
+
+
+@functools.lru_cache(maxsize=64)
+def _entry_names(rules_json: str) -> tuple[tuple[str, str], ...]:
+    import json
+    try:
+        doc = json.loads(rules_json or "{}")
+    except ValueError:
+        return ()
+    found: dict[str, str] = {}
+
+    def walk(node: Any) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"]:
+                    found.setdefault(str(k), v["name"])      # a table keyed by id (maps...)
+                walk(v)
+        elif isinstance(node, list):
+            for e in node:
+                if isinstance(e, dict) and "id" in e and isinstance(e.get("name"), str) \
+                        and e["name"]:
+                    found.setdefault(str(e["id"]), e["name"])   # a list of entries with ids
+                walk(e)
+    walk(doc)
+    return tuple(sorted(found.items()))
+
+
+def entry_names(rules_json: str | None) -> dict[str, str]:
+    """The display name of every entry of a rules document (cards, buildings, maps,
+    factions...: each `name` beside an `id`, or under a key), by id."""
+    return dict(_entry_names(rules_json or ""))
+
+
+@functools.lru_cache(maxsize=64)
+def _run_rules(db: str, run_id: str) -> str:
+    import duckdb
+    try:
+        with duckdb.connect(db, read_only=True) as con:
+            row = con.execute("SELECT rules::VARCHAR FROM runs WHERE run_id = ?", [run_id]).fetchone()
+    except Exception:  # noqa: BLE001 - a busy or foreign database: ids are shown
+        return ""
+    return (row[0] or "") if row else ""
+
+
+def game_title(game_id: str | None) -> str:
+    """A game's name ("Underwater Cities"), else its id."""
+    if not game_id:
+        return ""
+    try:
+        from engine.core.registry import get_game
+        return str(get_game(game_id).title or game_id)
+    except Exception:  # noqa: BLE001
+        return str(game_id)
+
+
+def run_names(db: str | None, run: Mapping[str, Any] | None) -> dict[str, str]:
+    """Every name a run's pages show for an id: the game's labels (categories, actions,
+    phases) over the names of its rules' entries (cards, buildings, maps...)."""
+    if not run:
+        return {}
+    names = entry_names(run.get("rules") if isinstance(run.get("rules"), str) else
+                        _run_rules(str(db), str(run["run_id"])) if db and run.get("run_id")
+                        else "")
+    names.update(game_labels(run.get("game")))
+    return names

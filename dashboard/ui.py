@@ -40,7 +40,8 @@ BUSY_MESSAGE = (
 
 def rate_columns(**labels: str) -> dict[str, Any]:
     """The column formats every win-rate table shares (player-games, rate, its interval,
-    fair share, Holm p, mean/sd score); `labels` renames a column (e.g. games="seats holding
+    fair share, mean/sd score; p-values are shown as text by
+    `dashboard.table_words.show`); `labels` renames a column (e.g. games="seats holding
     it", or rate="win rate" for a table whose rate column is called `rate`)."""
     pct, cc = "percent", st.column_config
     cols = {"games": cc.NumberColumn(labels.pop("games", "player-games")),
@@ -51,7 +52,6 @@ def rate_columns(**labels: str) -> dict[str, Any]:
             "low_sim": cc.NumberColumn("simultaneous low", format=pct),
             "high_sim": cc.NumberColumn("simultaneous high", format=pct),
             "fair_share": cc.NumberColumn("fair share", format=pct),
-            "p_holm": cc.NumberColumn("Holm p", format="%.3g"),
             "significant": cc.CheckboxColumn("differs"),
             "mean_score": cc.NumberColumn("mean score", format="%.1f"),
             "sd_score": cc.NumberColumn("sd score", format="%.1f")}
@@ -219,8 +219,9 @@ def select_run(*, key: str = "run_select", param: str = "run", label: str = "Run
 
 
 def describe_run(row: dict[str, Any]) -> str:
+    from dashboard.labels import game_title
     name = row.get("label") or row["run_id"]
-    return f"{name} · {row.get('game')} · {row.get('status')} · {row['run_id']}"
+    return f"{name} · {game_title(row.get('game'))} · {row.get('status')} · {row['run_id']}"
 
 
 def data_version(run: dict[str, Any]) -> str:
@@ -247,13 +248,15 @@ def select_filters(run: dict[str, Any], *, key_prefix: str = "") -> dict[str, An
         return None
     cols = st.columns(3)
     chosen: dict[str, Any] = {}
+    from dashboard.labels import run_names
+    names = run_names(str(db_path()), run)
     for col, (name, param, values, arg) in zip(cols, [
         ("Players", "players", options["n_players"], "n_players"),
         ("Map", "map", options["maps"], "map_id"),
         ("Bot", "bot", options["bots"], "bot"),
     ], strict=True):
         value = url_choice(name, [ALL, *values], param, key=f"{key_prefix}filter_{param}",
-                           container=col)
+                           container=col, format_func=lambda v: names.get(str(v)) or str(v).replace("_", " "))
         chosen[arg] = None if value == ALL else value
     chosen["version"] = data_version(run)
     return chosen
@@ -359,7 +362,10 @@ def show_map_table(run: dict[str, Any], filters: dict[str, Any]) -> None:
         return
     from pipelines.stats.heterogeneity import map_table
     with st.expander("Win rate by map: does a faction's strength depend on the map?"):
-        st.container(key="faction_map_table").dataframe(map_table(het), hide_index=True)
+        from dashboard import table_words
+        from dashboard.labels import run_names
+        table_words.show(st.container(key="faction_map_table"), map_table(het),
+                         names=run_names(str(db_path()), run))
         st.caption("Each cell: the faction's win rate on that map with its 95% Wilson interval "
                    "and its player-games; p: chi-square test that the rate is the same on every "
                    "map, Holm-corrected over the factions.")

@@ -16,8 +16,11 @@ import json
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+
 from dashboard import jobs, ui
 from dashboard.settings import serve_settings
+from dashboard.labels import entry_names, game_title, run_names
 from dashboard.queries import whatif as wq
 
 JOB_KEY = "checks_job"
@@ -40,10 +43,12 @@ by_id = {r["run_id"]: r for r in done.iter_rows(named=True)}
 wanted = st.query_params.get("run")
 run_id = st.selectbox("Run", ids, index=ids.index(wanted) if wanted in ids else 0,
                       format_func=lambda r: f"{by_id[r]['label'] or by_id[r]['variant']} · "
-                                            f"{by_id[r]['game']} · {r}", key="checks_run")
+                                            f"{game_title(by_id[r]['game'])} · {r}",
+                      key="checks_run")
 if st.query_params.get("run") != run_id:
     st.query_params["run"] = run_id
 
+game = by_id[run_id]["game"]
 rep = ui.load(wq.checks, str(db), run_id)
 if rep is None:
     st.stop()
@@ -51,12 +56,15 @@ if isinstance(rep, str):
     st.error(rep)
     st.stop()
 
+names = run_names(str(db), rep.run)
 flagged = rep.flagged
 st.metric("flags", len(flagged))
 findings = pl.DataFrame([{"flag": "⚑" if f.flagged else "ok", "check": f.check,
                           "tier": f.tier, "subject": f.subject, "evidence": f.evidence}
                          for f in rep.findings])
-st.container(key="checks_findings").dataframe(findings, hide_index=True, use_container_width=True)
+tw.show(
+    st.container(key="checks_findings"),
+    findings, game, names=names, hide_index=True, use_container_width=True)
 st.caption("Thresholds: data/checks/checks.toml (a designer's choice, per game). A flag is an "
            "estimate past its threshold; \"not yet certain\" when its 95% interval still reaches "
            "the threshold. Tier: the bot every seat played (mixed: seats played different bots).")
@@ -73,30 +81,32 @@ elif tiers is not None:
     from pipelines.lab.play_checks import by_tier
     tier_findings, _tables, tier_runs = tiers
     st.caption(f"{len(tier_runs)} run(s): {', '.join(tier_runs)}")
-    st.container(key="checks_by_tier").dataframe(by_tier(tier_findings), hide_index=True,
-                                                 use_container_width=True)
+    tw.show(st.container(key="checks_by_tier"), by_tier(tier_findings), game, names=names,
+            hide_index=True, use_container_width=True)
 
 with st.expander("Options offered and chosen (dead and forced options)"):
-    st.dataframe(rep.tables.get("options"), hide_index=True)
+    tw.show(st, rep.tables.get("options"), game, names=names, hide_index=True)
 with st.expander("Score categories: equal for every seat, at their most (saturation)"):
-    st.dataframe(rep.tables.get("saturation"), hide_index=True)
+    tw.show(st, rep.tables.get("saturation"), game, names=names, hide_index=True)
 with st.expander("Decisiveness, length, reference ranges and sources of the winners' points"):
     for name in ("decisiveness", "tier_length", "range", "sources"):
         if rep.tables.get(name) is not None and rep.tables[name].height:
-            st.dataframe(rep.tables[name], hide_index=True)
+            tw.show(st, rep.tables[name], game, names=names, hide_index=True)
 with st.expander("Sources no one scores, sources above their cap, chance cards meant as hazards"):
     for name in ("unused", "caps", "hazards"):
         if rep.tables.get(name) is not None and rep.tables[name].height:
-            st.dataframe(rep.tables[name], hide_index=True)
+            tw.show(st, rep.tables[name], game, names=names, hide_index=True)
 with st.expander("Choices: actions and catalogue entries"):
-    st.dataframe(rep.tables["choices"], hide_index=True)
+    tw.show(st, rep.tables["choices"], game, names=names, hide_index=True)
 with st.expander("Openings: each seat's first decision"):
-    st.dataframe(rep.tables["openings"], hide_index=True)
+    tw.show(st, rep.tables["openings"], game, names=names, hide_index=True)
 with st.expander("How games ended"):
-    st.dataframe(rep.tables["length"], hide_index=True)
+    tw.show(st, rep.tables["length"], game, names=names, hide_index=True)
 if "cards" in rep.tables:   # runs whose seats record the cards they held (pipelines/lab/card_checks.py)
     with st.expander("Cards held: holders' win rate against the other seats"):
-        st.container(key="checks_cards_table").dataframe(rep.tables["cards"], hide_index=True)
+        tw.show(
+            st.container(key="checks_cards_table"),
+            rep.tables["cards"], game, names=names, hide_index=True)
 
 # -- ablation -------------------------------------------------------------------------------------
 
@@ -112,7 +122,13 @@ launch_off = serve_settings().launch_off_reason()
 if launch_off:
     st.info(launch_off, icon="🔒")
 if entry_ids:
-    choice = st.selectbox("Entry to remove", entry_ids, key="checks_ablate_entry")
+    shown_names = entry_names(rep.run["rules"])
+
+    def _entry(e: str) -> str:
+        coll, _, eid = e.rpartition(".")
+        return f"{shown_names.get(eid) or eid.replace('_', ' ')} ({coll.replace('_', ' ')})"
+    choice = st.selectbox("Entry to remove", entry_ids, key="checks_ablate_entry",
+                          format_func=_entry)
     if st.button("Run ablation", key="checks_ablate",
                  disabled=job is not None or launch_off is not None):
         entry = choice.rsplit(".", 1)[1]
@@ -155,4 +171,4 @@ ablations = ablations.filter(pl.col("config").str.contains('"ablate"'))
 if ablations.height:
     st.markdown("**Ablation runs of this run** (open one on the What-if page to see the full "
                 "comparison)")
-    st.dataframe(ablations.select("run_id", "variant", "n_games", "status"), hide_index=True)
+    tw.show(st, ablations.select("run_id", "variant", "n_games", "status"), hide_index=True)

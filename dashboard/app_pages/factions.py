@@ -10,6 +10,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+
 from dashboard import charts, findings, ui
 from dashboard.queries import core as qcore
 from dashboard.queries import factions as qf
@@ -53,7 +55,8 @@ st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
 from pipelines.stats.verdicts import run_alpha, with_verdicts  # noqa: E402
 
 judged = with_verdicts(rates, margin=margin, alpha=run_alpha(run.get("config")), total_games=decided)
-st.container(key="faction_rates_table").dataframe(
+tw.show(
+    st.container(key="faction_rates_table"),
     judged.select("faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim",
                   "high_sim", "fair_share", "p_holm", "significant", "p_tost_holm", "more_games",
                   "mean_score", "sd_score"),
@@ -81,7 +84,8 @@ if seats is not None:
         st.caption("The starting player is seat 0 in every game here, so turn order is the seat "
                    "order: one table shows both.")
     st.plotly_chart(charts.seat_win_rates(seats), key="seat_chart")
-    st.container(key="seat_table").dataframe(
+    tw.show(
+        st.container(key="seat_table"),
         seats.select("kind", "position", "games", "wins", "rate", "low", "high", "fair_share",
                      "p_holm", "significant"),
         hide_index=True,
@@ -90,7 +94,6 @@ if seats is not None:
             "low": st.column_config.NumberColumn("95% low", format="percent"),
             "high": st.column_config.NumberColumn("95% high", format="percent"),
             "fair_share": st.column_config.NumberColumn("fair share", format="percent"),
-            "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
             "significant": st.column_config.CheckboxColumn("differs"),
         },
     )
@@ -120,12 +123,12 @@ if beyond is not None and beyond.height:
                 "above the other, against what the two factions' strengths (and seats) predict "
                 "under the finishing-order model below; 'differs': the z test rejects after "
                 "Holm over the pairs.  Only these are matchups to look at.")
-    st.container(key="matchup_table").dataframe(
+    tw.show(
+        st.container(key="matchup_table"),
         beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), hide_index=True,
         column_config={"observed": st.column_config.NumberColumn("finished above", format="percent"),
                        "expected": st.column_config.NumberColumn("strengths predict", format="percent"),
                        "residual": st.column_config.NumberColumn("beyond strength", format="percent"),
-                       "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
                        "significant": st.column_config.CheckboxColumn("differs")})
 
 st.markdown("#### Finishing-order strength (Plackett-Luce)")
@@ -148,8 +151,7 @@ if model is not None:
     if stage is not None:
         st.caption(findings.stage_sentence(stage))
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
-    st.container(key="strength_table").dataframe(
-        terms, hide_index=True,
+    tw.show(st.container(key="strength_table"), terms, hide_index=True,
         column_config={
             "estimate": st.column_config.NumberColumn("log-strength", format="%.2f"),
             "low": st.column_config.NumberColumn("95% low", format="%.2f"),
@@ -172,7 +174,8 @@ if tier_runs is not None and tier_runs.height > 1:
     tier_table = ui.load(qt.tier_rates, db, run_id, version=filters["version"])
     if tier_table is not None:
         st.plotly_chart(charts.tier_win_rates(tier_table), key="tier_chart")
-        st.container(key="tier_table").dataframe(
+        tw.show(
+            st.container(key="tier_table"),
             tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
             hide_index=True,
             column_config={
@@ -189,8 +192,7 @@ if tier_runs is not None and tier_runs.height > 1:
         ui.undecided_table(undecided_tiers, "tier_undecided_table")
     shifts = ui.load(qt.tier_shifts, db, run_id, version=filters["version"])
     if shifts is not None:
-        st.container(key="tier_shift_table").dataframe(
-            shifts, hide_index=True,
+        tw.show(st.container(key="tier_shift_table"), shifts, hide_index=True,
             column_config={
                 "tier_a": "from tier", "tier_b": "to tier", "n": "paired seats",
                 "rate_a": st.column_config.NumberColumn("win rate (from)", format="percent"),
@@ -198,7 +200,6 @@ if tier_runs is not None and tier_runs.height > 1:
                 "diff": st.column_config.NumberColumn("change", format="percent"),
                 "low": st.column_config.NumberColumn("95% low", format="percent"),
                 "high": st.column_config.NumberColumn("95% high", format="percent"),
-                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
                 "flag": "imbalance",
             })
 
@@ -206,13 +207,39 @@ if tier_runs is not None and tier_runs.height > 1:
 # (players.held_cards: the cave game's traits and equipment); queries in dashboard/queries/cards.py.
 from dashboard.queries import cards as qcards  # noqa: E402
 
+
+def card_kind_names(db: str, run: dict, card_rates: pl.DataFrame) -> dict[str, str]:
+    """A card kind ('eq', the cards' id prefix) by the rules' collection its cards are in
+    ('equipment'), in words."""
+    import json
+
+    from dashboard.labels import _run_rules
+    from pipelines.lab.design_checks import catalogue
+    try:
+        where = {i: c for c, i in catalogue(json.loads(_run_rules(db, run["run_id"]) or "{}"),
+                                            skip=())}
+    except ValueError:
+        return {}
+    out = {}
+    for kind, card in card_rates.select("kind", "card").iter_rows():
+        if kind not in out and card in where:
+            out[kind] = where[card].split(".")[-1].replace("_", " ")
+    return out
+
 if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
     st.markdown("#### Win rate by card held")
     card_rates = ui.load(qcards.card_rates, db, run_id, **filters)
     if card_rates is not None and card_rates.height:
         kinds = sorted(card_rates["kind"].unique().to_list())
-        kind = ui.url_choice("Cards", kinds, "card_kind", key="card_kind")
+        kind_names = card_kind_names(db, run, card_rates)
+        kind = ui.url_choice("Cards", kinds, "card_kind", key="card_kind",
+                             format_func=lambda k: kind_names.get(k, k))
         shown = card_rates.filter(card_rates["kind"] == kind).sort("rate", descending=True)
+        from dashboard.labels import run_names
+        from dashboard.table_words import cell_words
+        card_names = run_names(db, run)
+        shown = shown.with_columns(pl.col("card").map_elements(
+            lambda c: cell_words(card_names, c), return_dtype=pl.Utf8))
         ui.rests_on(n_games, int(shown["games"].sum()),
                     "each card's win rate among the seats that held it at some time in the game "
                     "(a seat counts once per card, whichever of its workers held it), with its "
@@ -221,9 +248,11 @@ if ui.load(qcards.has_held_cards, db, run_id, version=filters["version"]):
                     "(seat-games counted as independent). `delve checks` tests each card "
                     "against the other seats with the number of cards held fixed (a seat whose "
                     "workers die holds more cards) and errors clustered by game")
-        st.plotly_chart(charts.rate_with_interval(shown, "card", f"Win rate by card held: {kind}",
+        st.plotly_chart(charts.rate_with_interval(shown, "card",
+                                                  f"Win rate by card held: {kind_names.get(kind, kind)}",
                                                   "card"), key="card_rates_chart")
-        st.container(key="card_rates_table").dataframe(
+        tw.show(
+            st.container(key="card_rates_table"),
             shown.select("card", "games", "wins", "rate", "low", "high", "fair_share", "p_holm",
                          "significant"),
             hide_index=True,

@@ -25,7 +25,12 @@ if not maps:
     st.stop()
 
 cols = st.columns(4)
-map_id = ui.url_choice("Map to draw", maps, "draw", key="map_draw", container=cols[0])
+from dashboard.labels import run_names  # noqa: E402
+from dashboard.table_words import word  # noqa: E402
+
+map_names = run_names(db, run)
+map_id = ui.url_choice("Map to draw", maps, "draw", key="map_draw", container=cols[0],
+                       format_func=lambda m: word(map_names, m))
 cells = ui.load(qm.map_cells, db, game, map_id)
 if cells is None:
     st.stop()
@@ -33,6 +38,8 @@ if cells.is_empty():
     st.info(f"`{game}` declares no cells for the map `{map_id}` in `map_cells`, so it cannot "
             "be drawn.", icon="🗺️")
     st.stop()
+cells = cells.with_columns(pl.col("kind").cast(pl.Utf8).map_elements(   # kinds in words
+    lambda k: word(map_names, k), return_dtype=pl.Utf8))
 
 all_counts = ui.load(qm.cell_action_counts, db, run_id, map_id,
                      n_players=filters["n_players"], bot=filters["bot"],
@@ -121,10 +128,11 @@ else:
                              diverging=True, value_label="difference")
 
 st.plotly_chart(fig, key="map_chart")
-st.caption("Each square is a map cell at its own coordinates; the letters are the first two "
-           "of the cell's kind (below). Points per cell are the points scored by the move made "
+st.caption("Each square is a map cell at its own coordinates; the letters are a short code "
+           "for the cell's kind (below). Points per cell are the points scored by the move made "
            "there.")
 _kinds = sorted(set(cells["kind"].cast(pl.Utf8).to_list())) if cells is not None else []
 if _kinds:   # the letters on the squares, spelled out (issue 31: 'di', 'ir', 'bu' unexplained)
     st.container(key="map_legend").markdown(
-        "Cell kinds: " + " · ".join(f"**{k[:2]}** {k.replace('_', ' ')}" for k in _kinds))
+        "Cell kinds: " + " · ".join(f"**{c}** {k.replace('_', ' ')}"
+                                    for k, c in charts.kind_codes(_kinds).items()))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+
 from dashboard import charts, ui
 from dashboard.labels import game_labels
 from dashboard.queries import playtests as q
@@ -88,32 +90,30 @@ dist = {"distance": cc.NumberColumn("distance", format="%.2f"),
         "p_same": cc.NumberColumn("p (same)", format="%.3f"),
         "games": cc.NumberColumn("bot games")}
 st.markdown("**Final scores**")
-st.container(key="pt_score_table").dataframe(c.scores, hide_index=True, column_config=dist)
+tw.show(st.container(key="pt_score_table"), c.scores, hide_index=True, column_config=dist)
 if c.categories.height:
     st.markdown(f"**Category shares** ({c.n_categorised} playtests noted every category)")
-    st.dataframe(c.categories, hide_index=True, column_config=dist)
+    tw.show(st, c.categories, hide_index=True, column_config=dist)
 
 st.subheader("Faction verdicts: playtests against the bots")
 st.caption("Win rates over decided games; a shared win counts 1/k. The agreement test draws each "
            "playtest's winner among its seats in proportion to the tier's win rates (Monte Carlo, "
            "4,000 draws); per faction Holm-corrected over the factions of that tier.")
-st.container(key="pt_rates_table").dataframe(c.rates, hide_index=True,
+tw.show(st.container(key="pt_rates_table"), c.rates, hide_index=True,
                                              column_config={**ui.rate_columns(), "source": "who"})
 if c.agreement.height:
-    st.dataframe(c.agreement_overall, hide_index=True,
+    tw.show(st, c.agreement_overall, hide_index=True,
                  column_config={"p": cc.NumberColumn("p (all factions)", format="%.3f")})
-    st.dataframe(c.agreement, hide_index=True,
+    tw.show(st, c.agreement, hide_index=True,
                  column_config={"observed": cc.NumberColumn("wins in playtests", format="%.1f"),
                                 "expected": cc.NumberColumn("expected at the tier", format="%.1f"),
-                                "p": cc.NumberColumn("p", format="%.3f"),
-                                "p_holm": cc.NumberColumn("Holm p", format="%.3f"),
                                 "differs": cc.CheckboxColumn("differs")})
 with st.expander("Seats and game length"):
-    st.dataframe(c.seats, hide_index=True, column_config={**ui.rate_columns(), "source": "who"})
-    st.dataframe(c.length, hide_index=True,
+    tw.show(st, c.seats, hide_index=True, column_config={**ui.rate_columns(), "source": "who"})
+    tw.show(st, c.length, hide_index=True,
                  column_config={"mean": cc.NumberColumn("mean rounds", format="%.1f"),
                                 "low": cc.NumberColumn("95% low", format="%.1f"),
                                 "high": cc.NumberColumn("95% high", format="%.1f")})
 with st.expander("Imported files"):
-    st.dataframe(imports.filter(pl.col("game") == game), hide_index=True)
+    tw.show(st, imports.filter(pl.col("game") == game), hide_index=True)
     st.caption("`delve playtests remove ID` removes one; importing the same file again adds nothing.")

@@ -13,6 +13,8 @@ from __future__ import annotations
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+
 from dashboard import charts, ui
 from dashboard.labels import game_labels, name, relabel
 from dashboard.queries import core as qcore
@@ -64,11 +66,21 @@ if games.is_empty():
     st.stop()
 
 by_id = {r["game_id"]: r for r in games.iter_rows(named=True)}
+from dashboard.labels import run_names  # noqa: E402
+from dashboard.table_words import cell_words, word  # noqa: E402
+
+run_words = run_names(db, run)
+
+
+def _map(m: str | None) -> str:
+    return word(run_words, m) if m else "no map"
+
+
 game_id = ui.url_choice(
     "Game", list(by_id), "game", key="replay_game",
-    format_func=lambda g: f"game {g} · {by_id[g]['map'] or 'no map'} · {by_id[g]['factions']}")
+    format_func=lambda g: f"game {g} · {_map(by_id[g]['map'])} · {by_id[g]['factions']}")
 row = by_id[game_id]
-st.caption(f"Seed {row['seed']} · {row['n_players']} players · map {row['map'] or '—'} · "
+st.caption(f"Seed {row['seed']} · {row['n_players']} players · map {_map(row['map'])} · "
            f"{row['steps']} steps · final scores {row['scores']} (★ = winner). "
            f"The list shows the first {len(by_id)} games of the run.")
 
@@ -126,11 +138,14 @@ if upto.height:
     table = table.join(wide, on="seat", how="left").fill_null(0)
 else:
     table = table.with_columns(pl.lit(0).alias("total"))
-st.container(key="replay_scores").dataframe(table, hide_index=True)
+tw.show(st.container(key="replay_scores"), table, hide_index=True)
 
 map_id = row["map"]
 cells = ui.load(qm.map_cells, db, game, map_id) if map_id else None
 has_map = cells is not None and not cells.is_empty()
+if has_map:   # cell kinds in words
+    cells = cells.with_columns(pl.col("kind").cast(pl.Utf8).map_elements(
+        lambda k: word(run_words, k), return_dtype=pl.Utf8))
 if not has_map or check["ok"] is None:
     view = None
 elif step == last and check["final_board"] is not None:  # the verification's own final board
@@ -148,7 +163,8 @@ elif view["cells"] is None:
             "cells each seat's moves worked are shown instead.", icon="🗺️")
 else:
     st.container(key="replay_board_state").plotly_chart(
-        charts.board_state(cells, view["cells"], seats,
+        charts.board_state(cells, [(c, s, cell_words(run_words, lab)) for c, s, lab in view["cells"]],
+                           seats,
                            f"Board after step {step} (round {view['round']}), rebuilt from "
                            "the seed" + (" · outlined: this step's cell" if here is not None
                                          else ""), current=here),
@@ -165,6 +181,6 @@ else:
 right.plotly_chart(charts.score_race(scores, seats, step), key="replay_race")
 
 st.markdown("#### Moves up to this step")
-st.container(key="replay_moves").dataframe(   # the game's names for phases and actions; no "None"
+tw.show(st.container(key="replay_moves"), # the game's names for phases and actions; no "None"
     relabel(moves.filter(pl.col("step") <= step).tail(25), game).with_columns(
         pl.col("cell").cast(pl.Utf8).fill_null("")), hide_index=True)

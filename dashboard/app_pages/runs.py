@@ -14,6 +14,9 @@ import datetime as dt
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+from dashboard.labels import game_title
+
 from dashboard import charts, jobs, ui
 from dashboard.labels import relabel
 from dashboard.queries import factions as qf
@@ -71,7 +74,7 @@ def launched() -> None:
         rows.append({"job": job.describe(), "state": job.state, "run": run or "",
                      "queued at": job.submitted, "started": job.started,
                      "finished": job.finished, "exit code": job.rc, "id": job.id})
-    st.container(key="launch_queue").dataframe(pl.DataFrame(rows), hide_index=True)
+    tw.show(st.container(key="launch_queue"), pl.DataFrame(rows), hide_index=True)
     for job in reversed(listed):
         if job.active:
             label = "Cancel" if job.state == "queued" else "Stop (keeps the games, resumable)"
@@ -82,8 +85,7 @@ def launched() -> None:
 
 
 # Tables sit in keyed containers: AppTest and the browser test find them by key.
-st.container(key="runs_table").dataframe(
-    shown,
+tw.show(st.container(key="runs_table"), shown,
     hide_index=True,
     column_config={
         "run_id": st.column_config.TextColumn("run"),
@@ -103,7 +105,7 @@ by_id = {row["run_id"]: row for row in runs.iter_rows(named=True)}
 def _describe(run_id: str) -> str:
     row = by_id[run_id]
     name = row["label"] or run_id
-    return f"{name} · {row['game']} · {_state(run_id, row['status']).state} · {run_id}"
+    return f"{name} · {game_title(row['game'])} · {_state(run_id, row['status']).state} · {run_id}"
 
 
 wanted = st.query_params.get(RUN_PARAM)
@@ -204,7 +206,8 @@ def summary(run_id: str, version: str) -> None:
                 "share, over the decided games; the Factions page has seats, matchups and the "
                 "strength model")
     left, right = st.columns([5, 4])
-    left.container(key="faction_table").dataframe(
+    tw.show(
+        left.container(key="faction_table"),
         factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
                         "mean_score", "sd_score"),
         hide_index=True,
@@ -219,8 +222,7 @@ def summary(run_id: str, version: str) -> None:
 
     st.markdown("#### Score points by category")
     left, right = st.columns([1, 1])
-    left.container(key="category_table").dataframe(
-        categories,
+    tw.show(left.container(key="category_table"), categories,
         hide_index=True,
         column_config={
             "points_per_player_game": st.column_config.NumberColumn("per player-game", format="%.2f"),

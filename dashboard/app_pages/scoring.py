@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import streamlit as st
 
+from dashboard import table_words as tw
+
 from dashboard import charts, ui
 from dashboard.labels import relabel
 from dashboard.queries import core as qcore
@@ -33,8 +35,7 @@ ui.rests_on(n_games, None, "means per player-game; a player who scored nothing i
 st.plotly_chart(charts.category_stacked(by_faction), key="category_stacked_chart")
 st.plotly_chart(charts.category_boxes(by_faction), key="category_box_chart")
 wide = by_faction.pivot(on="category", index="faction", values="mean").sort("faction")
-st.container(key="category_table").dataframe(
-    wide, hide_index=True,
+tw.show(st.container(key="category_table"), wide, hide_index=True,
     column_config={c: st.column_config.NumberColumn(c, format="%.2f")
                    for c in wide.columns if c != "faction"})
 
@@ -60,8 +61,7 @@ if wl is not None:
                     "independent), coloured where Holm's correction over the categories keeps "
                     "it. Descriptive: it conditions on who won")
         st.plotly_chart(charts.winners_losers(wl), key="winners_chart")
-        st.container(key="winners_table").dataframe(
-            wl, hide_index=True,
+        tw.show(st.container(key="winners_table"), wl, hide_index=True,
             column_config={
                 "winners": st.column_config.NumberColumn(format="%.2f"),
                 "losers": st.column_config.NumberColumn(format="%.2f"),
@@ -69,6 +69,5 @@ if wl is not None:
                 "low": st.column_config.NumberColumn("95% low", format="%.2f"),
                 "high": st.column_config.NumberColumn("95% high", format="%.2f"),
                 "p_value": st.column_config.NumberColumn("p", format="%.3g"),
-                "p_holm": st.column_config.NumberColumn("Holm p", format="%.3g"),
                 "significant": st.column_config.CheckboxColumn("differs"),
             })

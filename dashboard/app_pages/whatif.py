@@ -19,6 +19,10 @@ from pathlib import Path
 import polars as pl
 import streamlit as st
 
+from dashboard import table_words as tw
+from dashboard.labels import game_title, run_names
+from dashboard.table_words import word
+
 from dashboard import charts, jobs, ui
 from dashboard.settings import serve_settings
 from dashboard.labels import relabel
@@ -47,7 +51,8 @@ done_ids = [r["run_id"] for r in runs.iter_rows(named=True) if r["status"] == "d
 def _describe(run_id: str) -> str:
     r = by_id[run_id]
     extra = f" · paired with {r['paired_with']}" if r.get("paired_with") else ""
-    return f"{r['label'] or r['variant'] or 'base'} · {r['game']} · {r['n_games']} games · {run_id}{extra}"
+    return (f"{r['label'] or r['variant'] or 'base'} · {game_title(r['game'])} · "
+            f"{r['n_games']} games · {run_id}{extra}")
 
 
 # -- 1. base run and rule changes -------------------------------------------------------------------
@@ -75,7 +80,8 @@ changes: dict[str, dict] = st.session_state.setdefault(CHANGES_KEY, {})
 changes = changes.setdefault(base_id, {})          # dotted path -> {"path": tuple, "value": v}
 
 left, right = st.columns(2)
-section = left.selectbox("Rules section", rf.sections(model_cls), key="whatif_section")
+section = left.selectbox("Rules section", rf.sections(model_cls), key="whatif_section",
+                         format_func=lambda s: s.replace("_", " "))
 entry_ids = rf.entries(model_cls, rules_doc, section)
 entry = right.selectbox("Entry", entry_ids, key="whatif_entry",
                         format_func=lambda e: rf.entry_name(rules_doc, section, e)
@@ -149,8 +155,7 @@ def _validate(chg: dict) -> tuple[str | None, str | None]:
 patch_text, error = (None, None)
 st.subheader("Changes")
 if changes:
-    st.container(key="whatif_changes_table").dataframe(
-        pl.DataFrame({"path": list(changes),
+    tw.show(st.container(key="whatif_changes_table"), pl.DataFrame({"path": list(changes),
                       "new value": [rf.toml_value(c["value"]) for c in changes.values()]}),
         hide_index=True)
     patch_text, error = _validate(changes)
@@ -252,13 +257,13 @@ if opened and opened[0] in all_ids and opened[1] in all_ids:  # a launched run j
 qa, qb = st.query_params.get("a"), st.query_params.get("b")
 c1, c2 = st.columns(2)
 
-def _index(key: str, default: str) -> dict:
-    """The initial index, unless the widget already has a value in the session."""
-    return {} if key in st.session_state else {"index": all_ids.index(default)}
+def _index(key: str, options: list[str], default: str) -> dict:
+    """The initial index in `options`, unless the widget already has a value in the session."""
+    return {} if key in st.session_state else {"index": options.index(default)}
 
 
 run_a = c1.selectbox("Run A (before)", all_ids, format_func=_describe, key="whatif_a",
-                     **_index("whatif_a", qa if qa in all_ids else base_id))
+                     **_index("whatif_a", all_ids, qa if qa in all_ids else base_id))
 # Run B is another run of Run A's game: its paired run if there is one, else the newest other.
 same_game = [r for r in all_ids if r != run_a and by_id[r]["game"] == by_id[run_a]["game"]]
 if st.session_state.get("whatif_b") not in same_game:
@@ -266,12 +271,12 @@ if st.session_state.get("whatif_b") not in same_game:
 b_default = qb if qb in same_game else next(
     (r for r in same_game if by_id[r]["paired_with"] == run_a), same_game[0] if same_game else None)
 run_b = (c2.selectbox("Run B (after)", same_game, format_func=_describe, key="whatif_b",
-                      **_index("whatif_b", b_default)) if same_game else None)
+                      **_index("whatif_b", same_game, b_default)) if same_game else None)
 if run_b and (st.query_params.get("a"), st.query_params.get("b")) != (run_a, run_b):
     st.query_params["a"], st.query_params["b"] = run_a, run_b
 
 if run_b is None:
-    st.info(f"Run A is the only run of {by_id[run_a]['game']}: launch a paired run above, or "
+    st.info(f"Run A is the only run of {game_title(by_id[run_a]['game'])}: launch a paired run above, or "
             f"simulate another run of this game, to compare two.")
 else:
     cmp = ui.load(wq.comparison, str(db), run_a, run_b)
@@ -285,7 +290,7 @@ else:
             badge.warning(f"Not paired: {cmp.why}.", icon="⚠️")
         from dashboard.comparison_words import display_table, verdict
         from dashboard.labels import game_labels
-        names = game_labels(cmp.run_a)
+        names = {**run_names(str(db), by_id[run_a]), **game_labels(cmp.run_a)}
         with st.container(key="whatif_verdict", border=True):
             st.markdown("\n".join(f"- {s}" for s in verdict(cmp, names)))
         sig = cmp.table.filter(pl.col("significant"))
@@ -293,10 +298,9 @@ else:
                     f"(95%, Holm-corrected within each family: faction win rates, faction "
                     f"scores, seats; categories and game length below are their own families).")
         settle = wq.settle_column(cmp)
-        st.container(key="whatif_compare_table").dataframe(
-            display_table(cmp, names, settle), hide_index=True,
+        tw.show(st.container(key="whatif_compare_table"), display_table(cmp, names, settle), hide_index=True,
             column_config={"≈ more games to settle": st.column_config.NumberColumn(
-                "≈ more games to settle",
+                "≈ more games to settle", format="%d",
                 help="For a row without a clear change: about how many more games (in each "
                      "run; a faction's player-games turned into games) a change of the game's "
                      "margin (win rates; data/balance/margins.toml) or of the size seen (scores) "
@@ -317,17 +321,19 @@ else:
                         key="whatif_forest_score")
         l2, r2 = st.columns(2)
         l2.markdown("**Score categories** (points per player-game)")
-        l2.container(key="whatif_categories").dataframe(relabel(cmp.categories, cmp.run_a),
+        tw.show(l2.container(key="whatif_categories"), relabel(cmp.categories, cmp.run_a),
                                                          hide_index=True)
         r2.markdown("**Game length**")
-        r2.container(key="whatif_length").dataframe(cmp.length, hide_index=True)
+        tw.show(r2.container(key="whatif_length"), cmp.length, hide_index=True)
         st.plotly_chart(charts.category_diff_bar(relabel(cmp.categories, cmp.run_a)),
                         key="whatif_cat_chart")
         if cmp.heatmap.height:
             maps = sorted(set(cmp.heatmap["map"].drop_nulls().to_list()))
             if maps:
-                m = st.selectbox("Heatmap map", maps, key="whatif_map")
-                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m), key="whatif_heat")
+                run_words = run_names(str(db), by_id[run_a])
+                m = st.selectbox("Heatmap map", maps, key="whatif_map",
+                                 format_func=lambda v: word(run_words, v))
+                st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m, word(run_words, m)), key="whatif_heat")
 
 # -- 4. sweeps ---------------------------------------------------------------------------------------
 
@@ -341,7 +347,7 @@ if sweep_ids:
         params = list(json.loads(table["point"][0]))
         if table["value"].null_count() == 0:
             st.plotly_chart(charts.sweep_lines(table, params[0]), key="whatif_sweep_chart")
-        st.container(key="whatif_sweep_table").dataframe(table.drop("run_id"), hide_index=True)
+        tw.show(st.container(key="whatif_sweep_table"), table.drop("run_id"), hide_index=True)
         diffs = ui.load(wq.sweep_diffs, str(db), sid)
         if diffs is not None and diffs.height:
             from pipelines.lab.sweep import SWEEP_FAMILY
@@ -349,4 +355,4 @@ if sweep_ids:
                         f"(win rate B - A with its 95% interval; p-values Holm-corrected in one "
                         f"family: {SWEEP_FAMILY}). The table above ranks points by point "
                         "estimate only; these differences are what the shared seeds support.")
-            st.container(key="whatif_sweep_diffs").dataframe(diffs, hide_index=True)
+            tw.show(st.container(key="whatif_sweep_diffs"), diffs, hide_index=True)

@@ -9,7 +9,7 @@ from .common import (CATEGORY_COLOR, FACTION_COLOR, FAIR_SHARE_COLOR, NEUTRAL, P
 from .runs import (category_points_bar, faction_win_rate_bar)
 from .factions import (faction_matrix, faction_win_rates, score_boxes, seat_win_rates, strength_forest)
 from .scoring import (category_boxes, category_stacked, round_curves, winners_losers)
-from .map import (map_heatmap)
+from .map import (kind_codes, map_heatmap)
 from .replay import (NEUTRAL_COLOR, board_at_step, board_state, score_race)
 from .whatif import (DIFF_COLORS, category_diff_bar, diff_forest, heatmap_diff, sweep_lines)
 from .tiers import (tier_win_rates)

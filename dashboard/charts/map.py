@@ -10,6 +10,24 @@ import plotly.graph_objects as go
 from .common import _empty_figure, _layout, _num, _rows
 
 
+
+def kind_codes(kinds: Any) -> dict[str, str]:
+    """A short code for each cell kind, one kind to a code (issue 31: 'co' stood for four
+    colony kinds): the initials of a kind of several words ('colony blue' -> 'cb', 'ring 2' ->
+    'r2'), else its first two letters, lengthened until no two kinds share one."""
+    out: dict[str, str] = {}
+    taken: set[str] = set()
+    for k in sorted({str(k) for k in kinds}):
+        words = k.replace("_", " ").split()
+        code = "".join(w[0] for w in words) if len(words) > 1 else k[:2]
+        n = 3
+        while code in taken and n <= len(k):
+            code = k.replace(" ", "")[:n]
+            n += 1
+        taken.add(code)
+        out[k] = code
+    return out
+
 def _is_dense_grid(xs: list[int], ys: list[int]) -> bool:
     """Cells on distinct integer positions filling most of their bounding box: a grid."""
     if not xs or len(set(zip(xs, ys))) != len(xs):
@@ -49,6 +67,7 @@ def map_trace(cell_rows: list[dict[str, Any]], values: Any, value: str = "moves"
     ys = [r["y"] for r in cell_rows]
     vals = [by_cell.get(r["cell"], 0.0) for r in cell_rows]
     kinds = [str(r["kind"]) for r in cell_rows]
+    code = kind_codes(kinds)
     label = value_label or value
     scale = "RdBu_r" if diverging else "YlOrRd"
     span = max([abs(v) for v in vals] + [1e-9])
@@ -63,7 +82,7 @@ def map_trace(cell_rows: list[dict[str, Any]], values: Any, value: str = "moves"
         custom = [[[None, "", None]] * w for _ in range(h)]
         for r, v, k in zip(cell_rows, vals, kinds, strict=True):
             z[r["y"] - y0][r["x"] - x0] = v
-            text[r["y"] - y0][r["x"] - x0] = k[:2]
+            text[r["y"] - y0][r["x"] - x0] = code[k]
             custom[r["y"] - y0][r["x"] - x0] = [r["cell"], k, v]
         trace = go.Heatmap(z=z, x=list(range(x0, x0 + w)), y=list(range(y0, y0 + h)),
                            text=text, texttemplate="%{text}", textfont={"size": 9},
@@ -77,7 +96,7 @@ def map_trace(cell_rows: list[dict[str, Any]], values: Any, value: str = "moves"
             marker.update(cmid=0, cmin=-span, cmax=span)
         else:
             marker.update(cmin=0)
-        trace = go.Scatter(x=xs, y=ys, mode="markers+text", text=[k[:2] for k in kinds],
+        trace = go.Scatter(x=xs, y=ys, mode="markers+text", text=[code[k] for k in kinds],
                            textfont={"size": 8}, marker=marker,
                            customdata=[[r["cell"], k, v] for r, k, v in
                                        zip(cell_rows, kinds, vals, strict=True)],

@@ -79,7 +79,7 @@ def category_points_bar(
     order = sorted(range(len(names)), key=lambda i: values[i])  # plotly draws bottom-up
     fig = go.Figure(
         go.Bar(
-            name=value,
+            name=value.replace("_", " ").replace("player game", "player-game"),
             orientation="h",
             y=[names[i] for i in order],
             x=[values[i] for i in order],

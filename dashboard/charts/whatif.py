@@ -52,7 +52,7 @@ def category_diff_bar(categories: pl.DataFrame) -> go.Figure:
     return fig
 
 
-def heatmap_diff(heat: pl.DataFrame, map_id: str) -> go.Figure:
+def heatmap_diff(heat: pl.DataFrame, map_id: str, map_name: str | None = None) -> go.Figure:
     """Moves per game on each cell of one map: B - A."""
     sub = heat.filter((pl.col("map") == map_id) & pl.col("x").is_not_null())
     lim = max([abs(v) for v in sub["diff"].to_list()] + [1e-9])
@@ -61,7 +61,8 @@ def heatmap_diff(heat: pl.DataFrame, map_id: str) -> go.Figure:
         colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
         colorbar=dict(title="B - A"),
         hovertemplate="x %{x}, y %{y}: %{z:+.3f} moves/game<extra></extra>"))
-    fig.update_layout(title=f"Move heatmap difference on {map_id} (moves per game, B - A)",
+    fig.update_layout(title=f"Move heatmap difference on {map_name or map_id} "
+                            "(moves per game, B - A)",
                       yaxis=dict(autorange="reversed", scaleanchor="x"),
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from dashboard.labels import game_title
 from engine.core.errors import DelveError
 
 
@@ -78,13 +79,18 @@ def _variant_diff(run: dict[str, Any]) -> list[str]:
 def manifest(db: str, run: dict[str, Any]) -> list[tuple[str, str]]:
     from dashboard import queries
 
+    from dashboard.labels import game_title, run_names
+    from dashboard.table_words import word
     config = json.loads(run.get("config") or "{}")
     options = queries.filter_options(db, run["run_id"], _version(run))
+    names = run_names(db, run)
+    created = run.get("created_at")
     rows = [
         ("run", run["run_id"]),
         ("label", run.get("label") or ""),
-        ("game", run.get("game") or ""),
-        ("created", str(run.get("created_at") or "")),
+        ("game", game_title(run.get("game")) or ""),
+        ("created", created.strftime("%Y-%m-%d %H:%M:%S") if hasattr(created, "strftime")
+         else str(created or "")[:19]),
         ("status", run.get("status") or ""),
         ("rules hash", run.get("rules_hash") or ""),
         ("variant", run.get("variant") or "base"),
@@ -95,8 +101,8 @@ def manifest(db: str, run: dict[str, Any]) -> list[tuple[str, str]]:
         ("game seeds", "derived from the run seed and the game index (numpy SeedSequence)"),
         ("players", ", ".join(map(str, options["n_players"]))),
         ("bots", str(run.get("bots") or config.get("bots") or ", ".join(options["bots"]))),
-        ("factions", ", ".join(options["factions"])),
-        ("maps", ", ".join(options["maps"]) or "none"),
+        ("factions", ", ".join(word(names, f) for f in options["factions"])),
+        ("maps", ", ".join(word(names, m) for m in options["maps"]) or "none"),
         ("engine version", str(run.get("engine_version") or "")),
         ("games", f"{run.get('games_stored', 0)} stored of {run.get('n_games')} planned"),
     ]
@@ -104,16 +110,24 @@ def manifest(db: str, run: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def _table(frame: Any, columns: list[str], formats: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+    """A table in a reader's words (issue 31, like the dashboard's: dashboard.table_words):
+    plain column names, p-values as people write them, ids in words."""
+    from dashboard.comparison_words import p_text
+    from dashboard.table_words import COLUMNS, cell_words, label_of
     rows = []
     for r in frame.iter_rows(named=True):
         out = []
         for c in columns:
             v = r.get(c)
-            if isinstance(v, float):
+            if isinstance(v, float) and COLUMNS.get(c, ("", ""))[1] == "p":
+                v = p_text(v)
+            elif isinstance(v, float):
                 v = "" if math.isnan(v) else format(v, formats.get(c, ".3g"))
+            elif isinstance(v, str):
+                v = cell_words({}, v)
             out.append("" if v is None else v)
         rows.append(out)
-    return columns, rows
+    return [label_of(c) for c in columns], rows
 
 
 def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
@@ -248,6 +262,9 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     sections.append(scoring)
     maps = options["maps"]
     map_section = Section(f"{prefix}Map", notes=["Moves per player-game on each cell, all players."])
+    from dashboard.labels import run_names
+    from dashboard.table_words import word
+    names = run_names(db, run)
     for m in maps:
         cells = queries.map_cells(db, run.get("game") or "", m)
         if cells.is_empty():
@@ -256,8 +273,9 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         pgs = int(counts["player_games"][0]) if counts.height else 1
         values = [{"cell": r["cell"], "value": r["moves"] / max(pgs, 1)}
                   for r in counts.iter_rows(named=True)]
-        map_section.figures.append((f"Map {m}", charts.map_heatmap(
-            cells, values, "value", f"Moves per player-game — {m}", value_label="moves")))
+        map_section.figures.append((f"Map {word(names, m)}", charts.map_heatmap(
+            cells, values, "value", f"Moves per player-game — {word(names, m)}",
+            value_label="moves")))
     if not map_section.figures:
         map_section.notes = ["This game declares no map cells: no heatmap."]
     sections.append(map_section)
@@ -383,7 +401,7 @@ def build_report(db: str | Path, run: str, vs: str | None = None) -> str:
     manifests = [("Manifest" if vs is None else "Manifest: run A", manifest(db, run_a))]
     if vs is None:
         sections = run_sections(db, run_a)
-        title = f"Delve report: {run_a.get('label') or run_id} ({run_a.get('game')})"
+        title = f"Delve report: {run_a.get('label') or run_id} ({game_title(run_a.get('game'))})"
     else:
         vs_id = resolve_run(db, vs)["run_id"]
         if vs_id == run_id:
@@ -393,7 +411,7 @@ def build_report(db: str | Path, run: str, vs: str | None = None) -> str:
         sections = [comparison_section(db, run_a, run_b)]
         sections += run_sections(db, run_a, "Run A — ") + run_sections(db, run_b, "Run B — ")
         title = (f"Delve report: {run_b.get('label') or vs_id} against "
-                 f"{run_a.get('label') or run_id} ({run_a.get('game')})")
+                 f"{run_a.get('label') or run_id} ({game_title(run_a.get('game'))})")
     return render(title, manifests, sections)
 
 

@@ -130,15 +130,15 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
         rows.append({"kind": "action", "collection": "", "id": action, "chosen": int(n),
                      "games": int(g), "share_of_games": g / n_games, "vs_average": None})
         if g / n_games < ACTION_GAMES:
-            findings.append(Finding("rarely chosen", f"action {action}", True,
+            findings.append(Finding("rarely chosen", f"action {_words(action)}", True,
                                     f"chosen {n} times, in {g} of {n_games} games "
                                     f"({g / n_games:.1%} < {ACTION_GAMES:.0%})"))
     for coll, ids in per_coll.items():
         total = sum(counts.get(i, (0, 0))[0] for i in ids)
         mean = total / len(ids)
         if total == 0:
-            findings.append(Finding("rarely chosen", coll, False,
-                                    f"no entry of {coll} ({len(ids)} entries) appears in the moves "
+            findings.append(Finding("rarely chosen", _words(coll), False,
+                                    f"no entry of {_words(coll)} ({len(ids)} entries) appears in the moves "
                                     f"of this run (not used in this setup, or not logged)"))
         for i in ids:
             n, g = counts.get(i, (0, 0))
@@ -150,7 +150,7 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
                 findings.append(Finding(
                     "rarely chosen", _entry_subject(doc, coll, i), True,
                     f"{word} chosen: {n} times in {n_games} games, {ratio:.0%} of the average "
-                    f"{coll} entry ({mean:.1f} times; flag below {rare_share:.0%})"))
+                    f"{_words(coll)} entry ({mean:.1f} times; flag below {rare_share:.0%})"))
     if not any(f.flagged for f in findings):
         findings.append(Finding("rarely chosen", "all actions and entries", False,
                                 f"every entry is chosen at least {rare_share:.0%} as often as the "
@@ -158,15 +158,21 @@ def check_rare(con, run: dict, n_games: int, rare_share: float,
     return findings, pl.DataFrame(rows)
 
 
+def _words(key: str) -> str:
+    """An id in words: 'trade_spaces' -> 'trade spaces', 'sides.two.slots' -> 'sides two slots'."""
+    return str(key).replace("_", " ").replace(".", " ")
+
+
 def _entry_subject(doc: dict, coll: str, entry: str) -> str:
-    """'equipment: Knuckles (eq_knuckles)': the entry's display name where the rules give one,
-    and its id (the key to look up in the rules data)."""
+    """'equipment: Knuckles (eq_knuckles)': the entry's display name where the rules give one
+    and its id (what `delve checks --ablate` takes; the dashboard leaves it out), else its id,
+    after its collection in words."""
     from .rules_form import entry_name
     try:
         shown = entry_name(doc, coll, entry)
     except (AttributeError, TypeError):
         shown = entry
-    return f"{coll}: {shown} ({entry})" if shown != entry else f"{coll}: {entry}"
+    return f"{_words(coll)}: {shown} ({entry})" if shown != entry else f"{_words(coll)}: {entry}"
 
 
 ENDED_BY = {"game_end": "a win", "turn_limit": "the turn limit"}
@@ -190,7 +196,7 @@ def check_length(con, run: dict, max_rounds: int | None) -> tuple[list[Finding],
         if limit:
             note = (" — a turn limit, not a natural end" + (", and no winner" if no_winner == k
                     else f"; {no_winner} of them without a winner" if no_winner else ""))
-        findings.append(Finding("game length", f"ended by {ENDED_BY.get(why, why)}", limit,
+        findings.append(Finding("game length", f"ended by {ENDED_BY.get(why, _words(why))}", limit,
                                 f"{k} of {n} games ({k / n:.1%}), {steps:.0f} steps on average, "
                                 f"up to round {rounds}{note}"))
     if max_rounds:

@@ -196,7 +196,7 @@ def check_hazards(draws: dict[str, pl.DataFrame], values: dict[str, dict[str, fl
                          **{r: float(g[f"r_{r}"].sum()) / draws for r in per}})
             weights = ", ".join(f"{r.replace('_', ' ')} {w:g}" for r, w in hz.weights.items())
             findings.append(_finding(
-                "paying hazard", f"{names.label(hz.action)} (action {hz.action})",
+                "paying hazard", f"action {names.label(hz.action)}",
                 m > hz.at_most,
                 f"meant as a hazard, a draw is worth {m:+.2f} [{low:+.2f}, {high:+.2f}] to the "
                 f"worker on average ({parts}; valued {weights}); drawn {rate:.1f} "

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import polars as pl
 
@@ -97,35 +98,42 @@ class Names:
                     self._entries.setdefault(str(entry), coll)
 
     def label(self, key: str) -> str:
-        return self.labels.get(key, key)
+        """The game's name for an id, else the id in words (underscores as spaces)."""
+        return self.labels.get(key) or _words(key)
 
     def category(self, cat: str) -> str:
         shown = self.labels.get(cat)
-        return f"{shown} (category {cat})" if shown else f"category {cat}"
+        return shown if shown else f"category {_words(cat)}"
+
+    def _node(self, coll: str, entry: str):
+        """The rules data's node of `entry` in the collection at the dotted path `coll`."""
+        node: Any = self.doc
+        for part in coll.split("."):
+            node = node.get(part) if isinstance(node, dict) else None
+        if isinstance(node, list):
+            return next((e for e in node if isinstance(e, dict) and str(e.get("id")) == entry),
+                        None)
+        return node.get(entry) if isinstance(node, dict) else None
 
     def entry(self, entry: str, where: str | None = None) -> str:
-        """'Snowy Summit (maps.snowy_summit)': the display name and where the data holds it
-        (`where`: the collection, when the rules do not say)."""
+        """'Snowy Summit': the entry's display name in the rules data (`where`: its collection,
+        when the rules do not say), else the game's label for it, else its id in words."""
         coll = self._entries.get(entry, where)
         if coll is None:
             return self.label(entry)
-        from .rules_form import entry_name
-        try:
-            shown = entry_name(self.doc, coll.split(".")[0], entry)
-        except (AttributeError, TypeError):
-            shown = entry
-        if shown == entry and where is None:
-            return f"{coll}.{entry}"
-        return f"{self.label(shown)} ({coll}.{entry})"
+        node = self._node(coll, entry)
+        shown = str(node["name"]) if isinstance(node, dict) and node.get("name") else None
+        return self.labels.get(shown or entry) or shown or self.label(entry)
 
     def option(self, key: str) -> str:
         if ":" in key:
             action, word = key.split(":", 1)
-            if word not in self._entries and word not in self.labels:
-                # a word the game builds (Underwater Cities' "or_build_tunnel"), not an entry
-                return f"{self.label(action)}: {word.replace('_', ' ')} ({word})"
             return f"{self.label(action)}: {self.entry(word)}"
-        return f"action {self.label(key)}" + (f" ({key})" if self.label(key) != key else "")
+        return f"action {self.label(key)}"
+
+
+def _words(key: str) -> str:
+    return str(key).replace("_", " ")
 
 
 def _finding(check, subject, flagged, evidence, tier, value=None, low=None, high=None,

@@ -5,6 +5,7 @@ rates show their share."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,94 @@ def test_replay_speaks_the_games_words(mixed, game, monkeypatch):
     assert "None" not in set(moves["cell"].astype(str))
     raw = {a for a in moves["action"] if a in labels and labels[a] != a}
     assert not raw, (game, raw)
+
+
+# -- plain words (issue 31: "no internal id") -------------------------------------------------------
+
+#: Ids a designer met on these pages before (the newcomer audit, turn 3): score categories,
+#: column names, catalogue ids.
+KNOWN_IDS = ("vp_track", "map_objective", "end_clusters", "end_majorities", "low_sim", "high_sim",
+             "p_holm", "p_tost_holm", "n_a", "fair_share", "win_rate", "eq_knuckles",
+             "points_per_player_game", "player_board", "trade_spaces", "share_of_games")
+_SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
+#: run ids ('cave_colony-20261203-164813-ed85f3'), file paths and `code` name no id to read
+_NOT_WORDS = re.compile(r"[a-z_]+-\d{8}-\d{6}-[0-9a-f]{6}|data/[\w/.]+|\w+\.toml|`[^`]*`")
+_LONG_FLOAT = re.compile(r"\b\d+\.\d{5,}\b")
+
+
+def _plotly_strings(node, out: list[str]) -> None:
+    if isinstance(node, str):
+        out.append(node)
+    elif isinstance(node, dict):
+        for k, v in node.items():
+            if k not in ("hovertemplate", "type", "mode", "uid", "xaxis", "yaxis", "template",
+                         "legendgroup", "hoverinfo", "colorscale", "line", "marker", "textfont"):
+                _plotly_strings(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _plotly_strings(v, out)
+
+
+def shown_ids(at: AppTest) -> list[str]:
+    """What a page shows that is an internal id: a snake_case column header or word in a
+    table's text cells, 'None' in a cell, a snake_case word in its texts, option lists and
+    charts, an unrounded number in its texts."""
+    import json
+    found: list[str] = []
+    for df in at.dataframe:
+        frame = df.value
+        config = json.loads(df.proto.columns or "{}")
+        for c in frame.columns:
+            shown = (config.get(str(c)) or {}).get("label") or str(c)
+            if _SNAKE.fullmatch(shown):
+                found.append(f"column {shown}")
+            if frame[c].dtype == object:
+                for v in set(frame[c].dropna().astype(str)):
+                    if v == "None" or _SNAKE.search(_NOT_WORDS.sub("", v)):
+                        found.append(f"cell {shown}: {v[:60]}")
+    texts = [str(getattr(e, "value", "")) for kind in
+             ("markdown", "caption", "info", "warning", "success", "title", "header", "subheader")
+             for e in at.get(kind)]
+    texts += [str(o) for kind in ("selectbox", "multiselect", "radio") for w in at.get(kind)
+              for o in (w.options or [])[:300]]
+    for chart in at.get("plotly_chart"):
+        fig = json.loads(chart.proto.spec)
+        _plotly_strings([fig.get("data", []), fig.get("layout", {})], texts)
+    for t in texts:
+        plain = _NOT_WORDS.sub("", t)
+        found += [f"text {w}" for w in _SNAKE.findall(plain)]
+        found += [f"number {x}" for x in _LONG_FLOAT.findall(plain)]
+    return found
+
+
+@pytest.mark.parametrize("game", list(RUNS))
+def test_every_page_speaks_plain_words(mixed, game, monkeypatch):
+    """Issue 31 (done when: no internal id): no page of any game shows a snake_case id (a
+    score category, a column name, a card's id, a map's id), 'None' or an unrounded number:
+    tables, texts, pickers and charts, on the database holding all four games."""
+    db, runs = mixed
+    problems = {}
+    for page in PAGES:
+        at = _open(db, page, runs[game], monkeypatch)
+        assert not at.exception, (game, page, [e.value for e in at.exception])
+        found = shown_ids(at)
+        if found:
+            problems[page] = sorted(set(found))[:12]
+    assert not problems, (game, problems)
+
+
+def test_the_id_check_sees_the_ids_it_names():
+    """The check is not blind: a raw table and a raw caption are caught."""
+    import polars as pl
+    from dashboard.table_words import words
+    raw = pl.DataFrame({"category": ["vp_track"], "p_holm": [0.000000123], "win_rate": [1 / 3]})
+    assert all(_SNAKE.fullmatch(c) for c in raw.columns if c != "category")
+    shown, config = words(raw, "glimmerdeep")
+    assert shown["category"].to_list() == ["Victory-point track"]
+    assert shown["p_holm"].to_list() == ["< 0.001"]
+    assert config["win_rate"]["type_config"]["format"] == "percent"
+    labels = {c: (config.get(c) or {}).get("label", c) for c in raw.columns}
+    assert not [v for v in labels.values() if _SNAKE.fullmatch(v)], labels
+    assert _SNAKE.findall(_NOT_WORDS.sub("", "score of map_objective in glimmerdeep-20261203-"
+                                              "164813-ed85f3")) == ["map_objective"]
+    assert set(KNOWN_IDS) <= {w for k in KNOWN_IDS for w in _SNAKE.findall(k)} | {"n_a"}

@@ -26,12 +26,19 @@ def test_the_report_comparison_is_the_paired_compare_table(sim_db_copy: Path):
     assert c.paired
     assert any("PAIRED: paired game by game" in n for n in section.notes)
     columns, rows = section.tables[0]
-    got = {(r[columns.index("kind")], r[columns.index("key")], r[columns.index("metric")]):
-           (r[columns.index("low")], r[columns.index("high")], r[columns.index("family")])
-           for r in rows}
+    # the table in a reader's words (issue 31): plain column names, ids in words
+    from dashboard.table_words import cell_words, label_of
+
+    def col(name: str) -> int:
+        return columns.index(label_of(name))
+
+    def shown(v):
+        return cell_words({}, v)
+    got = {(r[col("kind")], r[col("key")], r[col("metric")]):
+           (r[col("low")], r[col("high")], r[col("family")]) for r in rows}
     for r in c.table.iter_rows(named=True):
-        low, high, family = got[(r["kind"], r["key"], r["metric"])]
-        assert family == r["family"]
+        low, high, family = got[(shown(r["kind"]), shown(r["key"]), shown(r["metric"]))]
+        assert family == shown(r["family"])
         if r["low"] == r["low"]:   # not NaN
             assert low == format(r["low"], "+.3f") and high == format(r["high"], "+.3f")
     # the figure draws compare's intervals, not Welch's

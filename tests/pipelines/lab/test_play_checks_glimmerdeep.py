@@ -28,7 +28,7 @@ def _objective_equal(cli, tmp_path, map_id, variant=None):
     out = cli("checks", "latest", "--db", db)
     assert out.exit_code == 0, out.output
     lines = [ln for ln in out.stdout.splitlines()
-             if ln.startswith("FLAG saturation") and "map_objective" in ln and EQUAL in ln]
+             if ln.startswith("FLAG saturation") and "Map objective" in ln and EQUAL in ln]
     return lines[0] if lines else None
 
 
