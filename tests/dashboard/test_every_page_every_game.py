@@ -95,8 +95,11 @@ KNOWN_IDS = ("vp_track", "map_objective", "end_clusters", "end_majorities", "low
              "p_holm", "p_tost_holm", "n_a", "fair_share", "win_rate", "eq_knuckles",
              "points_per_player_game", "player_board", "trade_spaces", "share_of_games")
 _SNAKE = re.compile(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b")
-#: run ids ('cave_colony-20261203-164813-ed85f3'), file paths and `code` name no id to read
-_NOT_WORDS = re.compile(r"[a-z_]+-\d{8}-\d{6}-[0-9a-f]{6}|data/[\w/.]+|\w+\.toml|`[^`]*`")
+#: run ids ('cave_colony-20261203-164813-ed85f3'), file paths, `code` and the --set changes a
+#: designer typed ('game.turn_limit=30', which names a run made with only --set changes) name
+#: no id to read
+_NOT_WORDS = re.compile(r"[a-z_]+-\d{8}-\d{6}-[0-9a-f]{6}|data/[\w/.]+|\w+\.toml|`[^`]*`"
+                        r"|\b[\w.]+\.\w+=[^\s;,)]+")
 _LONG_FLOAT = re.compile(r"\b\d+\.\d{5,}\b")
 
 
