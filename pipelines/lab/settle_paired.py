@@ -27,6 +27,7 @@ from engine.core.errors import DelveError
 from pipelines.run.execute import new_run_id
 from pipelines.run.pairing import add_games, paired_plan, start_run
 from pipelines.run.plan import make_plan
+from pipelines.run.settle import look_until_settled
 from pipelines.stats.verdicts import check_margin
 from pipelines.store import Store, connect_read, resolve_run
 
@@ -120,25 +121,17 @@ def grow_paired_until_settled(store: Store, base_run: str, *, variants=(), sets=
               variant=variant)
     done = have
     res = PairedSettled(base["run_id"], run_b, done, False, level, 0)
-    while True:
-        res.verdicts = paired_verdicts(db, base["run_id"], run_b, margin=margin, level=level)
-        res.looks += 1
-        open_ = [f for f, v in res.verdicts.items() if v[0] == OPEN]
-        res.history.append((done, len(open_)))
-        echo(f"{done} paired games: {len(res.verdicts) - len(open_)} of {len(res.verdicts)} "
-             f"factions settled" + (f"; not yet: {', '.join(open_)}" if open_ else ""))
-        if not open_:
-            res.settled = True
-            break
-        if done + batch > max_games:
-            break
-        add_games(plan_a, store, base["run_id"], done, batch, jobs=jobs, chunk_size=chunk_size,
+
+    def grow(first: int) -> None:           # A first (its new games), then B replays them
+        add_games(plan_a, store, base["run_id"], first, batch, jobs=jobs, chunk_size=chunk_size,
                   log_moves=log_moves, progress=progress)
-        add_games(plan_b_for, store, run_b, done, batch, jobs=jobs, chunk_size=chunk_size,
+        add_games(plan_b_for, store, run_b, first, batch, jobs=jobs, chunk_size=chunk_size,
                   log_moves=log_moves, progress=progress)
-        done += batch
-    res.n_games = done
-    return res
+    return look_until_settled(res, done, batch, max_games,
+                              judge=lambda: paired_verdicts(db, base["run_id"], run_b,
+                                                            margin=margin, level=level),
+                              is_open=lambda v: v[0] == OPEN, grow=grow, echo=echo,
+                              what="paired games")
 
 
 def settled_lines(res: PairedSettled, margin: float) -> list[str]:

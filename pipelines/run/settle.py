@@ -96,21 +96,36 @@ def grow_until_settled(game_id: str, store: Store, *, margin: float, batch: int,
               progress=progress, log_moves=log_moves, run_id=run_id)
     done = batch
     res = Settled(run_id, done, False, per_look, 0)
+
+    def grow(first: int) -> None:
+        add_games(plan_for, store, run_id, first, batch, jobs=jobs, chunk_size=chunk_size,
+                  log_moves=log_moves, progress=progress)
+    return look_until_settled(res, done, batch, max_games,
+                              judge=lambda: judge(*decided_rates(store.path, run_id), n_players,
+                                                  margin=margin, alpha=per_look),
+                              is_open=lambda v: v[0] == UNKNOWN, grow=grow, echo=echo)
+
+
+def look_until_settled(res, done: int, batch: int, max_games: int, *, judge: Callable[[], dict],
+                       is_open: Callable[[tuple], bool], grow: Callable[[int], None],
+                       echo: Callable[[str], None], what: str = "games"):
+    """The looks of a growing run (one run here; a paired pair in pipelines/lab/settle_paired):
+    judge, record the look, stop when nothing is open or the next batch would pass
+    `max_games`, else `grow(done)` by one batch.  `res` carries verdicts, looks, history,
+    settled and n_games."""
     while True:
-        rates, decided = decided_rates(store.path, run_id)
-        res.verdicts = judge(rates, decided, n_players, margin=margin, alpha=per_look)
+        res.verdicts = judge()
         res.looks += 1
-        open_ = [f for f, v in res.verdicts.items() if v[0] == UNKNOWN]
+        open_ = [f for f, v in res.verdicts.items() if is_open(v)]
         res.history.append((done, len(open_)))
-        echo(f"{done} games: {len(res.verdicts) - len(open_)} of {len(res.verdicts)} factions "
+        echo(f"{done} {what}: {len(res.verdicts) - len(open_)} of {len(res.verdicts)} factions "
              f"settled" + (f"; not yet: {', '.join(open_)}" if open_ else ""))
         if not open_:
             res.settled = True
             break
         if done + batch > max_games:
             break
-        add_games(plan_for, store, run_id, done, batch, jobs=jobs, chunk_size=chunk_size,
-                  log_moves=log_moves, progress=progress)
+        grow(done)
         done += batch
     res.n_games = done
     return res
