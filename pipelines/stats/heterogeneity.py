@@ -23,22 +23,10 @@ def map_heterogeneity(per_map: dict[str, pl.DataFrame]) -> pl.DataFrame:
     per faction: its rate on each map (`rates`: map -> (rate, low, high, player-games)), the
     chi-square statistic, df, p, Holm's p over the factions and `differs`."""
     from scipy.stats import chi2_contingency
-    maps = sorted(per_map)
-    factions = sorted({f for m in maps for f in per_map[m]["faction"].to_list()})
-    rows, pvals = [], []
-    for f in factions:
-        table, rates = [], {}
-        for m in maps:
-            sub = per_map[m].filter(pl.col("faction") == f)
-            if sub.is_empty():
-                continue
-            n, w = int(sub["games"][0]), float(sub["wins"][0])
-            if n == 0:
-                continue
-            r = rate_ci(w, n)
-            rates[m] = (r.rate, r.low, r.high, int(n))
-            wins = int(round(w))
-            table.append([wins, n - wins])
+    rows = []
+    for f, cells in _by_faction(per_map):
+        rates = {m: (r.rate, r.low, r.high, n) for m, n, _w, r in cells}
+        table = [[int(round(w)), n - int(round(w))] for _m, n, w, _r in cells]
         p, stat, dof, note = math.nan, math.nan, 0, ""
         if len(table) >= 2:
             col = [sum(r[0] for r in table), sum(r[1] for r in table)]
@@ -52,13 +40,8 @@ def map_heterogeneity(per_map: dict[str, pl.DataFrame]) -> pl.DataFrame:
                     p, stat, dof = float(res.pvalue), float(res.statistic), int(res.dof)
         else:
             note = "played on one map only"
-        pvals.append(p)
         rows.append({"faction": f, "rates": rates, "chi2": stat, "df": dof, "p": p, "note": note})
-    reject, adj = holm(pvals)
-    for row, rj, pa in zip(rows, reject, adj):
-        row["p_holm"] = pa
-        row["differs"] = bool(rj)
-    return pl.DataFrame(rows) if rows else pl.DataFrame()
+    return _with_holm(rows)
 
 
 def map_table(het: pl.DataFrame) -> pl.DataFrame:
@@ -89,19 +72,10 @@ def player_count_heterogeneity(per_count: dict[int, pl.DataFrame]) -> pl.DataFra
     import numpy as np
     import statsmodels.api as sm
     from scipy.stats import chi2
-    counts = sorted(per_count)
-    factions = sorted({f for k in counts for f in per_count[k]["faction"].to_list()})
-    rows, pvals = [], []
-    for f in factions:
-        obs, rates = [], {}
-        for k in counts:
-            sub = per_count[k].filter(pl.col("faction") == f)
-            if sub.is_empty() or int(sub["games"][0]) == 0:
-                continue
-            n, w = int(sub["games"][0]), float(sub["wins"][0])
-            r = rate_ci(w, n)
-            rates[str(k)] = (r.rate, r.low, r.high, n, 1.0 / k)
-            obs.append((k, n, w))
+    rows = []
+    for f, cells in _by_faction(per_count):
+        rates = {str(k): (r.rate, r.low, r.high, n, 1.0 / k) for k, n, _w, r in cells}
+        obs = [(k, n, w) for k, n, w, _r in cells]
         p, stat, dof, note = math.nan, math.nan, 0, ""
         if len(obs) < 2:
             note = "played at one player count only"
@@ -122,9 +96,31 @@ def player_count_heterogeneity(per_count: dict[int, pl.DataFrame]) -> pl.DataFra
                 p = float(chi2.sf(stat, dof))
             except Exception as exc:  # noqa: BLE001 - a degenerate table (all wins or none)
                 note = f"not testable ({type(exc).__name__})"
-        pvals.append(p)
         rows.append({"faction": f, "rates": rates, "lr": stat, "df": dof, "p": p, "note": note})
-    reject, adj = holm(pvals)
+    return _with_holm(rows)
+
+
+def _by_faction(per: dict) -> list[tuple[str, list[tuple[object, int, float, object]]]]:
+    """Per faction (sorted): its (setting, player-games, wins, rate_ci) in each setting of
+    `per` (setting -> faction-rates frame) where it played, settings in sorted order."""
+    keys = sorted(per)
+    factions = sorted({f for k in keys for f in per[k]["faction"].to_list()})
+    out = []
+    for f in factions:
+        cells = []
+        for k in keys:
+            sub = per[k].filter(pl.col("faction") == f)
+            if sub.is_empty() or int(sub["games"][0]) == 0:
+                continue
+            n, w = int(sub["games"][0]), float(sub["wins"][0])
+            cells.append((k, n, w, rate_ci(w, n)))
+        out.append((f, cells))
+    return out
+
+
+def _with_holm(rows: list[dict]) -> pl.DataFrame:
+    """Holm's p over the factions' rows (`p`) and whether each differs."""
+    reject, adj = holm([r["p"] for r in rows])
     for row, rj, pa in zip(rows, reject, adj):
         row["p_holm"] = pa
         row["differs"] = bool(rj)
