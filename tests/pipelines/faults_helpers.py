@@ -61,3 +61,19 @@ def counts(db, run_id) -> tuple[int, int]:
     with connect_read(db) as con:
         return con.execute("SELECT count(*), count(DISTINCT game_id) FROM games WHERE run_id = ?",
                            [run_id]).fetchone()
+
+
+# The kill tests' run (test_faults_kill.py, store/test_lagging_aggregates.py): long enough
+# that the kill lands mid-run on a quiet machine too.  Greedy bots: a random game plays faster
+# than the parent writes its chunk (--flush-seconds 0 writes every chunk), so with random bots
+# the workers could finish every game while the parent was still writing the backlog, and the
+# kill found them idle (fresh-clone CI, stops 21 and 22).
+KILL_GAMES = 320
+KILL_ARGS = ("glimmerdeep", "--games", KILL_GAMES, "--players", 4, "--bots", "greedy", "--seed",
+             61, "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
+
+
+def clean_run(db):
+    """An uninterrupted run of the kill tests' seed in `db`, on 2 workers."""
+    res = run("simulate", *KILL_ARGS, "--jobs", 2, "--db", db)
+    assert res.returncode == 0, res.stderr

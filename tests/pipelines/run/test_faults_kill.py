@@ -10,24 +10,18 @@ import signal
 import psutil
 import pytest
 
-from faults_helpers import counts, run, run_state, start, wait_for_games
+from faults_helpers import (KILL_ARGS, KILL_GAMES, clean_run, counts, run, run_state, start,
+                           wait_for_games)
 from pipeline_helpers import aggregate_rows, assert_aggregates_exact, dump
 
-# Long enough that the kill lands mid-run on a quiet machine too.  Greedy bots: a random game
-# plays faster than the parent writes its chunk (--flush-seconds 0 writes every chunk), so
-# with random bots the workers could finish every game while the parent was still writing
-# the backlog, and the kill found them idle (fresh-clone CI, stops 21 and 22).
-GAMES = 320
-ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "greedy", "--seed", 61,
-        "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
+GAMES, ARGS = KILL_GAMES, KILL_ARGS     # faults_helpers: why greedy and how long
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """The rows of an uninterrupted run of the same seed, and its aggregates (issue 16)."""
     db = tmp_path_factory.mktemp("clean") / "clean.duckdb"
-    res = run("simulate", *ARGS, "--jobs", 2, "--db", db)
-    assert res.returncode == 0, res.stderr
+    clean_run(db)
     return dump(db), aggregate_rows(db)
 
 

@@ -12,7 +12,8 @@ import signal
 import duckdb
 import pytest
 
-from faults_helpers import counts, run, run_state, start, wait_for_games
+from faults_helpers import (KILL_ARGS, KILL_GAMES, clean_run, counts, run, run_state, start,
+                           wait_for_games)
 from pipeline_helpers import aggregate_rows, assert_aggregates_exact, dump
 from pipelines.run.execute import _run_row, make_tasks, play_chunk, run_plan
 from pipelines.run.plan import make_plan
@@ -152,17 +153,14 @@ def test_rebuilding_a_run_leaves_nothing_pending(tmp_path, monkeypatch):
 
 # -- real processes: SIGKILL with games pending, then a resume or another process's open --------
 
-GAMES = 320
-ARGS = ("glimmerdeep", "--games", GAMES, "--players", 4, "--bots", "greedy", "--seed", 61,
-        "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
+GAMES, ARGS = KILL_GAMES, KILL_ARGS     # the kill tests' run (faults_helpers)
 
 
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """An uninterrupted run of the same seed: its rows and aggregates."""
     db = tmp_path_factory.mktemp("clean") / "clean.duckdb"
-    res = run("simulate", *ARGS, "--jobs", 2, "--db", db)
-    assert res.returncode == 0, res.stderr
+    clean_run(db)
     assert _pending(db) == 0                         # a clean run ends with nothing pending
     assert_aggregates_exact(db)
     return dump(db), aggregate_rows(db)
