@@ -21,6 +21,13 @@ def _checks(cli, db, game, *args):
     return run_checks(db, run)
 
 
+def _base_and_variant(cli, db, game, variant, *args):
+    """The checks of the base game's run and of the variant's (data/variants/VARIANT), on the
+    same seed and options."""
+    return (_checks(cli, db, game, *args),
+            _checks(cli, db, game, *args, "--variant", REPO / "data/variants" / variant))
+
+
 def _flag(rep, check):
     return [f for f in rep.findings if f.check == check and f.flagged]
 
@@ -40,12 +47,10 @@ def test_turn_limit_is_tripped_by_a_short_turn_limit_and_not_by_the_base(cli, tm
 def test_dominant_source_is_tripped_by_a_rich_map_objective_and_not_by_the_base(cli, tmp_path):
     """Glimmerdeep on the Bioluminescent map: at the printed 4 VP per building the map
     objective is one source among several; at 40 it gives the winners most of their points."""
-    db = tmp_path / "d.duckdb"
-    args = ("--games", 16, "--map", "bioluminescent")
-    base = _checks(cli, db, "glimmerdeep", *args)
+    base, rich = _base_and_variant(cli, tmp_path / "d.duckdb", "glimmerdeep",
+                                   "glimmerdeep/rich_bioluminescent.toml", "--games", 16, "--map",
+                                   "bioluminescent")
     assert not _flag(base, "dominant source")
-    rich = _checks(cli, db, "glimmerdeep", *args, "--variant",
-                   REPO / "data/variants/glimmerdeep/rich_bioluminescent.toml")
     found = _flag(rich, "dominant source")
     assert [f.subject for f in found] == ["Map objective"]
     assert found[0].certain
@@ -54,12 +59,10 @@ def test_dominant_source_is_tripped_by_a_rich_map_objective_and_not_by_the_base(
 def test_unused_source_is_tripped_by_a_map_objective_worth_nothing_and_not_by_the_base(cli, tmp_path):
     """Glimmerdeep on the Bioluminescent map: at 4 VP per building most seats score the map
     objective; at 0 no seat does, a source no one reaches."""
-    db = tmp_path / "n.duckdb"
-    args = ("--games", 12, "--map", "bioluminescent")
-    base = _checks(cli, db, "glimmerdeep", *args)
+    base, dark = _base_and_variant(cli, tmp_path / "n.duckdb", "glimmerdeep",
+                                   "glimmerdeep/dark_bioluminescent.toml", "--games", 12, "--map",
+                                   "bioluminescent")
     assert not _flag(base, "unused source")
-    dark = _checks(cli, db, "glimmerdeep", *args, "--variant",
-                   REPO / "data/variants/glimmerdeep/dark_bioluminescent.toml")
     [f] = _flag(dark, "unused source")
     assert f.subject == "Map objective" and f.value == 0 and f.certain
 
