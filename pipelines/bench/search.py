@@ -139,13 +139,7 @@ def strong_tier_game_s(game_id: str, players: int = 4, seed: int = 0) -> tuple[s
     (`[ladder] strongest` in data/bots/<game>.toml)."""
     from engine.bots.params import strongest_rung
     rung = strongest_rung(game_id)
-    game = get_game(game_id)
-    rules = game.load_rules().model
-    f = game.factions(rules)
-    seats = [Seat(f[i % len(f)], rung) for i in range(players)]
-    t0, c0 = time.perf_counter(), time.thread_time()
-    play_game(game, rules, seats, game_seed(seed, 0), log=True)
-    return rung, time.perf_counter() - t0, time.thread_time() - c0
+    return (rung, *rung_game_s(game_id, rung, rung, players, seed))
 
 
 def tier_run_words(rung: str, cpu_s: float, players: int) -> str:

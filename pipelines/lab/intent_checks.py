@@ -23,21 +23,8 @@ import polars as pl
 from pipelines.stats import mean_ci, ratio_ci
 
 from .checks_data import Thresholds
-
-
-def _q(con, sql, run_ids, *params) -> pl.DataFrame:
-    from .play_checks import _q as q
-    return q(con, sql, run_ids, *params)
-
-
-def _finding(*args, **kw):
-    from .play_checks import _finding as f
-    return f(*args, **kw)
-
-
-def _pct(x: float) -> str:
-    from .play_checks import pct
-    return pct(x)
+from .play_checks import _finding, _q
+from .play_checks import pct as _pct
 
 
 # -- unused source ------------------------------------------------------------------------------------
