@@ -116,8 +116,9 @@ if current.height:
     shown = game_labels(game)  # the game's names for its phases and actions (the log keeps ids)
     st.markdown(f"**Step {step}** · round {m['round']} · {name(shown, m['phase'])} · seat "
                 f"{m['seat']} ({players['faction'][m['seat']]}) · {name(shown, m['action'])}")
-    st.code(f"{m['action']} {m['detail'] or ''}" + (f" @ cell {m['cell']}" if m["cell"] is not None
-                                                    else ""), language=None)
+    # the move in the game's words (the log's ids named from the run's rules), then its cell
+    st.code(f"{cell_words(run_words, m['action'])} {cell_words(run_words, m['detail'] or '')}"
+            + (f" @ cell {m['cell']}" if m["cell"] is not None else ""), language=None)
 
 # scores at this step, per seat and category (cumulative)
 upto = scores.filter(pl.col("step") <= step)

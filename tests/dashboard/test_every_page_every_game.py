@@ -134,7 +134,8 @@ def shown_ids(at: AppTest) -> list[str]:
                     if v == "None" or _SNAKE.search(_NOT_WORDS.sub("", v)):
                         found.append(f"cell {shown}: {v[:60]}")
     texts = [str(getattr(e, "value", "")) for kind in
-             ("markdown", "caption", "info", "warning", "success", "title", "header", "subheader")
+             ("markdown", "caption", "info", "warning", "success", "title", "header", "subheader",
+              "code")
              for e in at.get(kind)]
     texts += [str(o) for kind in ("selectbox", "multiselect", "radio") for w in at.get(kind)
               for o in (w.options or [])[:300]]
