@@ -4,6 +4,8 @@ what the checks found.  A real Streamlit server, Debian's chromium driven by Pla
 
 from __future__ import annotations
 
+import re
+
 import subprocess
 import sys
 from pathlib import Path
@@ -45,6 +47,8 @@ def test_checks_per_tier_and_the_findings_lead_with_them(tmp_path: Path):
             page.goto(f"{url}/factions?run={greedy}")
             block = page.locator(".st-key-check_findings")
             expect(block).to_be_visible()
+            # the container shows before its sentences under load: wait for them, then read
+            expect(block).to_contain_text(re.compile("Saturation|Dead option|No design check"))
             text = block.inner_text()
             assert "Saturation" in text or "Dead option" in text or "No design check" in text, text
             order = page.locator("h4").all_inner_texts()
