@@ -51,6 +51,8 @@ def test_checks_per_tier_and_the_findings_lead_with_them(tmp_path: Path):
             expect(block).to_contain_text(re.compile("Saturation|Dead option|No design check"))
             text = block.inner_text()
             assert "Saturation" in text or "Dead option" in text or "No design check" in text, text
+            # both headings render in turn: wait for the later one before reading the order
+            expect(page.locator("h4", has_text=re.compile(r"^Findings$")).first).to_be_visible()
             order = page.locator("h4").all_inner_texts()
             assert order.index("What the checks found") < order.index("Findings"), order
         finally:
