@@ -1,7 +1,8 @@
 """Display names for the ids a game logs (score categories, actions, phases, factions).
 
 Each game declares them on its `Game` (`labels`, engine/core/protocol.py; e.g.
-engine/games/glimmerdeep/labels.py); the database keeps the ids.  Pages, charts and the report
+engine/games/glimmerdeep/labels.py); factions are named by their rules entries
+(`faction_name`); the database keeps the ids.  Pages, charts and the report
 show the names: `relabel` maps the id columns of a frame just before it is drawn or shown (the
 queries and the URL keep the ids), `name` one id (a selectbox's `format_func`).  An id a game
 does not name is shown as it is.
@@ -13,7 +14,42 @@ import functools
 from typing import Any, Mapping
 
 #: The columns that hold ids a game may name.
-ID_COLUMNS = ("category", "action", "phase")
+ID_COLUMNS = ("category", "action", "phase", "faction", "opponent")
+
+
+def faction_name(entry_name: str | None, faction_id: str) -> str:
+    """A faction as a sentence or an axis names it: its rules entry's name without a leading
+    article ('The Deepdelvers' -> 'Deepdelvers', 'Reef Colony'), else its id in words
+    ('blue' -> 'Blue')."""
+    if entry_name:
+        return entry_name[4:] if entry_name.startswith("The ") else entry_name
+    return faction_id.replace("_", " ").capitalize()
+
+
+@functools.lru_cache(maxsize=32)
+def _base_rules(game_id: str) -> tuple[tuple[str, ...], str]:
+    """(faction ids, canonical rules) of a game's base rules; empty for a game not registered."""
+    try:
+        from engine.core.registry import get_game
+        game = get_game(game_id)
+        rules = game.load_rules()
+        return tuple(str(f) for f in game.factions(rules.model)), rules.canonical
+    except Exception:  # noqa: BLE001 - a game without factions or rules: ids are shown
+        return (), ""
+
+
+def _faction_names(game_id: str) -> tuple[tuple[str, str], ...]:
+    ids, canonical = _base_rules(game_id)
+    entries = entry_names(canonical)
+    return tuple((f, faction_name(entries.get(f), f)) for f in ids)
+
+
+def base_names(game_id: str | None) -> dict[str, str]:
+    """Every name of a game's base rules (maps, cards, factions...) under its labels: the
+    names a page about the game rather than one run shows."""
+    if not game_id:
+        return {}
+    return {**entry_names(_base_rules(game_id)[1]), **game_labels(game_id)}
 
 
 @functools.lru_cache(maxsize=32)
@@ -23,7 +59,9 @@ def _game_labels(game_id: str) -> tuple[tuple[str, str], ...]:
         labels = get_game(game_id).labels or {}
     except Exception:  # noqa: BLE001 - a game no longer registered: its ids are shown
         labels = {}
-    return tuple(sorted((str(k), str(v)) for k, v in dict(labels).items()))
+    named = dict(_faction_names(game_id))     # the factions of its base rules, by name
+    named.update((str(k), str(v)) for k, v in dict(labels).items())
+    return tuple(sorted(named.items()))
 
 
 def game_labels(game: str | Mapping[str, Any] | None) -> dict[str, str]:
@@ -40,7 +78,11 @@ def name(labels: Mapping[str, str], key: Any) -> str:
 def relabel(frame: Any, game: str | Mapping[str, Any] | None,
             columns: tuple[str, ...] = ID_COLUMNS) -> Any:
     """`frame` (polars) with the id columns it has mapped to the game's display names."""
-    labels = game_labels(game)
+    return rename(frame, game_labels(game), columns)
+
+
+def rename(frame: Any, labels: Mapping[str, str], columns: tuple[str, ...] = ID_COLUMNS) -> Any:
+    """`frame` (polars) with the id columns it has mapped to `labels`' names."""
     if not labels or frame is None or not hasattr(frame, "columns"):
         return frame
     import polars as pl

@@ -24,7 +24,7 @@ from dashboard.labels import game_labels
 #: the key `delve checks --ablate` takes): shown without it.
 SUBJECT_CELLS = ("subject",)
 
-ID_CELLS = ("category", "action", "phase", "option", "source", "id", "key", "cat", "winner_cat",
+ID_CELLS = ("faction", "opponent", "category", "action", "phase", "option", "source", "id", "key", "cat", "winner_cat",
             "ended_by", "map", "card", "opening", "detail", "collection", "entry")
 
 #: Plain names (and how to show the numbers) of the columns the queries return.

@@ -16,6 +16,7 @@ from dashboard import charts, findings, ui
 from dashboard.queries import core as qcore
 from dashboard.queries import factions as qf
 from dashboard.queries import scoring as qs
+from dashboard.labels import game_labels, name, relabel
 
 db, run, filters = ui.filtered_run("Factions")
 run_id = run["run_id"]
@@ -51,7 +52,8 @@ ui.rests_on(decided, player_games,
             "bar may exclude the fair share without a colour); the table's simultaneous "
             "interval (Clopper-Pearson at 5%/factions) holds for all factions at once. A tied "
             "win counts 1/k for each of its k winners")
-st.plotly_chart(charts.faction_win_rates(rates), key="faction_rates_chart")
+game = run["game"]          # tables and charts name the factions (the URL and queries keep ids)
+st.plotly_chart(charts.faction_win_rates(relabel(rates, run)), key="faction_rates_chart")
 from pipelines.stats.verdicts import run_alpha, with_verdicts  # noqa: E402
 
 judged = with_verdicts(rates, margin=margin, alpha=run_alpha(run.get("config")), total_games=decided)
@@ -60,6 +62,7 @@ tw.show(
     judged.select("faction", "verdict", "games", "wins", "win_rate", "low", "high", "low_sim",
                   "high_sim", "fair_share", "p_holm", "significant", "p_tost_holm", "more_games",
                   "mean_score", "sd_score"),
+    game,
     hide_index=True,
     column_config={**ui.rate_columns(),
                    "p_tost_holm": st.column_config.NumberColumn(
@@ -71,7 +74,7 @@ tw.show(
 st.markdown("#### Final scores")
 quantiles = ui.load(qf.score_quantiles, db, run_id, **filters)
 if quantiles is not None:
-    st.plotly_chart(charts.score_boxes(quantiles), key="score_box_chart")
+    st.plotly_chart(charts.score_boxes(relabel(quantiles, run)), key="score_box_chart")
 
 st.markdown("#### Seat and first-player advantage")
 seats = ui.load(qf.seat_rates, db, run_id, **filters)
@@ -110,12 +113,15 @@ if matrix is not None:
                 "(exact binomial test, Holm over the pairs), not a matchup; the table below says "
                 "which pairs differ from what their strengths predict. Grey: the pair never sat "
                 "at the same table in this selection, so nothing is known about it")
-    st.plotly_chart(charts.faction_matrix(matrix), key="matrix_chart")
+    st.plotly_chart(charts.faction_matrix(relabel(matrix, run)), key="matrix_chart")
     factions = sorted(rates["faction"].to_list())
-    focus = ui.url_choice("Focus faction", factions, "faction", key="focus_faction")
-    row = matrix.filter((matrix["faction"] == focus) & (matrix["games"] > 0))
+    faction_names = game_labels(game)
+    focus = ui.url_choice("Focus faction", factions, "faction", key="focus_faction",
+                          format_func=lambda f: name(faction_names, f))
+    row = relabel(matrix.filter((matrix["faction"] == focus) & (matrix["games"] > 0)), run)
     st.plotly_chart(
-        charts.rate_with_interval(row, "opponent", f"{focus}: share finished above each opponent",
+        charts.rate_with_interval(row, "opponent",
+                                  f"{name(faction_names, focus)}: share finished above each opponent",
                                   "opponent"),
         key="focus_chart")
 if beyond is not None and beyond.height:
@@ -125,7 +131,7 @@ if beyond is not None and beyond.height:
                 "Holm over the pairs.  Only these are matchups to look at.")
     tw.show(
         st.container(key="matchup_table"),
-        beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), hide_index=True,
+        beyond.filter(pl.col("faction") < pl.col("opponent")).sort("p_value"), game, hide_index=True,
         column_config={"observed": st.column_config.NumberColumn("finished above", format="percent"),
                        "expected": st.column_config.NumberColumn("strengths predict", format="percent"),
                        "residual": st.column_config.NumberColumn("beyond strength", format="percent"),
@@ -150,6 +156,7 @@ if model is not None:
                     version=filters["version"])
     if stage is not None:
         st.caption(findings.stage_sentence(stage))
+    terms = relabel(terms, run, ("level",))     # a faction term named; seats and bots as they are
     st.plotly_chart(charts.strength_forest(terms), key="strength_chart")
     tw.show(st.container(key="strength_table"), terms, hide_index=True,
         column_config={
@@ -173,10 +180,10 @@ if tier_runs is not None and tier_runs.height > 1:
                 "towards it. The filters above do not apply")
     tier_table = ui.load(qt.tier_rates, db, run_id, version=filters["version"])
     if tier_table is not None:
-        st.plotly_chart(charts.tier_win_rates(tier_table), key="tier_chart")
+        st.plotly_chart(charts.tier_win_rates(relabel(tier_table, run)), key="tier_chart")
         tw.show(
             st.container(key="tier_table"),
-            tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"),
+            tier_table.select("tier", "faction", "games", "wins", "rate", "low", "high"), game,
             hide_index=True,
             column_config={
                 "games": st.column_config.NumberColumn("player-games"),
@@ -192,7 +199,7 @@ if tier_runs is not None and tier_runs.height > 1:
         ui.undecided_table(undecided_tiers, "tier_undecided_table")
     shifts = ui.load(qt.tier_shifts, db, run_id, version=filters["version"])
     if shifts is not None:
-        tw.show(st.container(key="tier_shift_table"), shifts, hide_index=True,
+        tw.show(st.container(key="tier_shift_table"), shifts, game, hide_index=True,
             column_config={
                 "tier_a": "from tier", "tier_b": "to tier", "n": "paired seats",
                 "rate_a": st.column_config.NumberColumn("win rate (from)", format="percent"),

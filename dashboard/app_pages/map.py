@@ -58,7 +58,7 @@ mode = ui.url_choice("View", list(MODES), "view", key="map_view", container=cols
                      format_func=lambda m: MODES[m])
 cols = st.columns(2)
 faction = ui.url_choice("Faction", [ui.ALL, *options["factions"]], "faction", key="map_faction",
-                        container=cols[0])
+                        container=cols[0], format_func=lambda f: map_names.get(f, f))
 faction = None if faction == ui.ALL else faction
 # The points are joined in only when they are measured (the first view counts moves).
 base = dict(map_id=map_id, faction=faction, action=action, n_players=filters["n_players"],
@@ -75,7 +75,7 @@ def per_player_game(frame: pl.DataFrame) -> tuple[pl.DataFrame, int, int]:
 
 
 label = METRICS[metric]
-who = faction or "all factions"
+who = map_names.get(faction, faction) if faction else "all factions"
 if mode == "players":
     won = ui.url_choice("Whose moves", ["all", "winners", "losers"], "who", key="map_who",
                         container=cols[1])

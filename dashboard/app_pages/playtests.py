@@ -13,7 +13,7 @@ import streamlit as st
 from dashboard import table_words as tw
 
 from dashboard import charts, ui
-from dashboard.labels import game_labels
+from dashboard.labels import base_names, game_labels, relabel
 from dashboard.queries import playtests as q
 from pipelines.playtests.words import sentences
 
@@ -60,12 +60,14 @@ if c is None:
     st.stop()
 labels = game_labels(game)
 if maps:
-    st.caption(f"Bot games restricted to the maps your playtests were played on: {', '.join(maps)}.")
+    map_names = base_names(game)
+    st.caption("Bot games restricted to the maps your playtests were played on: "
+               f"{', '.join(map_names.get(m, m) for m in maps)}.")
 
 st.subheader("Findings")
 st.container(key="pt_findings").markdown("\n".join(f"- {s}" for s in sentences(c, labels)))
 
-st.plotly_chart(charts.playtest_win_rates(c.rates, c.fair),
+st.plotly_chart(charts.playtest_win_rates(relabel(c.rates, game), c.fair),
                 key="pt_rates")
 left, right = st.columns(2)
 with left:
@@ -99,12 +101,12 @@ st.subheader("Faction verdicts: playtests against the bots")
 st.caption("Win rates over decided games; a shared win counts 1/k. The agreement test draws each "
            "playtest's winner among its seats in proportion to the tier's win rates (Monte Carlo, "
            "4,000 draws); per faction Holm-corrected over the factions of that tier.")
-tw.show(st.container(key="pt_rates_table"), c.rates, hide_index=True,
+tw.show(st.container(key="pt_rates_table"), c.rates, game, hide_index=True,
                                              column_config={**ui.rate_columns(), "source": "who"})
 if c.agreement.height:
     tw.show(st, c.agreement_overall, hide_index=True,
                  column_config={"p": cc.NumberColumn("p (all factions)", format="%.3f")})
-    tw.show(st, c.agreement, hide_index=True,
+    tw.show(st, c.agreement, game, hide_index=True,
                  column_config={"observed": cc.NumberColumn("wins in playtests", format="%.1f"),
                                 "expected": cc.NumberColumn("expected at the tier", format="%.1f"),
                                 "differs": cc.CheckboxColumn("differs")})

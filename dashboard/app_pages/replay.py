@@ -76,9 +76,17 @@ def _map(m: str | None) -> str:
     return word(run_words, m) if m else "no map"
 
 
+def _factions(listed: str | None) -> str:
+    """'deepdelvers ★, gildtails' -> 'Deepdelvers ★, Gildtails' (the seats' factions, named)."""
+    def one(seat: str) -> str:
+        faction, star, rest = seat.strip().partition(" ")
+        return run_words.get(faction, faction) + (f" {rest}" if star else "")
+    return ", ".join(one(s) for s in (listed or "").split(",") if s.strip())
+
+
 game_id = ui.url_choice(
     "Game", list(by_id), "game", key="replay_game",
-    format_func=lambda g: f"game {g} · {_map(by_id[g]['map'])} · {by_id[g]['factions']}")
+    format_func=lambda g: f"game {g} · {_map(by_id[g]['map'])} · {_factions(by_id[g]['factions'])}")
 row = by_id[game_id]
 st.caption(f"Seed {row['seed']} · {row['n_players']} players · map {_map(row['map'])} · "
            f"{row['steps']} steps · final scores {row['scores']} (★ = winner). "
@@ -99,7 +107,8 @@ else:
              "differences shown below).", icon="❌")
     st.code("\n".join(check["mismatches"]), language=None)
 
-seats = [f"{r['seat']}: {r['faction']} ({r['bot']})" for r in players.iter_rows(named=True)]
+seats = [f"{r['seat']}: {run_words.get(r['faction'], r['faction'])} ({r['bot']})"
+         for r in players.iter_rows(named=True)]
 last = int(moves["step"].max()) if moves.height else 0
 if last == 0:
     st.info("This game has no recorded moves (simulated with --no-log-moves).", icon="🎲")
@@ -115,7 +124,8 @@ if current.height:
     m = current.row(0, named=True)
     shown = game_labels(game)  # the game's names for its phases and actions (the log keeps ids)
     st.markdown(f"**Step {step}** · round {m['round']} · {name(shown, m['phase'])} · seat "
-                f"{m['seat']} ({players['faction'][m['seat']]}) · {name(shown, m['action'])}")
+                f"{m['seat']} ({name(run_words, players['faction'][m['seat']])}) · "
+                f"{name(shown, m['action'])}")
     # the move in the game's words (the log's ids named from the run's rules), then its cell
     st.code(f"{cell_words(run_words, m['action'])} {cell_words(run_words, m['detail'] or '')}"
             + (f" @ cell {m['cell']}" if m["cell"] is not None else ""), language=None)
@@ -139,7 +149,7 @@ if upto.height:
     table = table.join(wide, on="seat", how="left").fill_null(0)
 else:
     table = table.with_columns(pl.lit(0).alias("total"))
-tw.show(st.container(key="replay_scores"), table, hide_index=True)
+tw.show(st.container(key="replay_scores"), table, names=run_words, hide_index=True)
 
 map_id = row["map"]
 cells = ui.load(qm.map_cells, db, game, map_id) if map_id else None

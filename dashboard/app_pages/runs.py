@@ -187,6 +187,7 @@ def summary(run_id: str, version: str) -> None:
     factions = ui.load(qf.faction_rates, str(db), run_id, version=version)
     if factions is None:
         return
+    details = ui.load(qruns.run_details, str(db), run_id)   # its game names the factions
     games = ui.load(qruns.games_count, str(db), run_id, version=version)
     if not games:
         st.markdown("#### Factions")
@@ -210,13 +211,13 @@ def summary(run_id: str, version: str) -> None:
         left.container(key="faction_table"),
         factions.select("faction", "games", "wins", "win_rate", "low", "high", "fair_share",
                         "mean_score", "sd_score"),
+        details,
         hide_index=True,
         column_config=ui.rate_columns(),
     )
-    right.plotly_chart(charts.faction_win_rates(factions), key="faction_chart")
+    right.plotly_chart(charts.faction_win_rates(relabel(factions, details)), key="faction_chart")
 
-    categories = relabel(ui.load(qruns.points_by_category, str(db), run_id),  # the game's names
-                         ui.load(qruns.run_details, str(db), run_id))
+    categories = relabel(ui.load(qruns.points_by_category, str(db), run_id), details)
     if categories is None:
         return
 

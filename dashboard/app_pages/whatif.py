@@ -315,9 +315,10 @@ else:
                    "shown or ruled out within the game's margin (Bonferroni over the looks and "
                    "the factions).")
         l1, r1 = st.columns(2)
-        l1.plotly_chart(charts.diff_forest(cmp.table, "win_rate", "Win rate: B - A"),
+        named = relabel(cmp.table, cmp.run_a, ("key",))    # a faction row's key named
+        l1.plotly_chart(charts.diff_forest(named, "win_rate", "Win rate: B - A"),
                         key="whatif_forest_win")
-        r1.plotly_chart(charts.diff_forest(cmp.table, "score", "Mean score: B - A"),
+        r1.plotly_chart(charts.diff_forest(named, "score", "Mean score: B - A"),
                         key="whatif_forest_score")
         l2, r2 = st.columns(2)
         l2.markdown("**Score categories** (points per player-game)")

@@ -20,9 +20,9 @@ import logging
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
-from dashboard.labels import game_title
+from dashboard.labels import game_labels, game_title, relabel
 from engine.core.errors import DelveError
 
 
@@ -109,11 +109,13 @@ def manifest(db: str, run: dict[str, Any]) -> list[tuple[str, str]]:
     return rows
 
 
-def _table(frame: Any, columns: list[str], formats: dict[str, str]) -> tuple[list[str], list[list[Any]]]:
+def _table(frame: Any, columns: list[str], formats: dict[str, str],
+           names: Mapping[str, str] | None = None) -> tuple[list[str], list[list[Any]]]:
     """A table in a reader's words (issue 31, like the dashboard's: dashboard.table_words):
-    plain column names, p-values as people write them, ids in words."""
+    plain column names, p-values as people write them, ids in words (`names`' for the id
+    columns: factions, categories...)."""
     from dashboard.comparison_words import p_text
-    from dashboard.table_words import COLUMNS, cell_words, label_of
+    from dashboard.table_words import COLUMNS, ID_CELLS, cell_words, label_of
     rows = []
     for r in frame.iter_rows(named=True):
         out = []
@@ -124,15 +126,18 @@ def _table(frame: Any, columns: list[str], formats: dict[str, str]) -> tuple[lis
             elif isinstance(v, float):
                 v = "" if math.isnan(v) else format(v, formats.get(c, ".3g"))
             elif isinstance(v, str):
-                v = cell_words({}, v)
+                v = cell_words(names or {} if c in ID_CELLS else {}, v)
             out.append("" if v is None else v)
         rows.append(out)
     return [label_of(c) for c in columns], rows
 
 
-def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
-    """'By skill tier' (a run of a `delve simulate --tiers` group), None otherwise."""
+def tier_section(db: str, rid: str, v: str, prefix: str = "",
+                 names: Mapping[str, str] | None = None) -> Section | None:
+    """'By skill tier' (a run of a `delve simulate --tiers` group), None otherwise; `names`
+    name the factions."""
     from dashboard import charts
+    from dashboard.labels import rename
     from dashboard.queries import tiers as qt
 
     if qt.tier_runs(db, rid, version=v).height < 2:
@@ -144,13 +149,14 @@ def tier_section(db: str, rid: str, v: str, prefix: str = "") -> Section | None:
         "bot; 95% Wilson intervals. A flag marks a significant paired change of a faction's "
         "win rate between two tiers (Holm over the factions): 'grows' away from the fair share, "
         "'shrinks' towards it."])
-    sec.figures.append(("Win rate by faction at each skill tier", charts.tier_win_rates(rates)))
+    sec.figures.append(("Win rate by faction at each skill tier",
+                        charts.tier_win_rates(rename(rates, names or {}))))
     sec.tables.append(_table(rates, ["tier", "faction", "games", "wins", "rate", "low", "high"],
-                             {"rate": ".1%", "low": ".1%", "high": ".1%"}))
+                             {"rate": ".1%", "low": ".1%", "high": ".1%"}, names))
     sec.tables.append(_table(shifts, ["tier_a", "tier_b", "faction", "n", "rate_a", "rate_b",
                                       "diff", "low", "high", "p_holm", "flag"],
                              {"rate_a": ".1%", "rate_b": ".1%", "diff": "+.1%", "low": "+.1%",
-                              "high": "+.1%"}))
+                              "high": "+.1%"}, names))
     return sec
 
 
@@ -185,7 +191,6 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
     """The dashboard's figures for one run, in page order."""
     from dashboard import charts, queries
     from dashboard.findings import sentences
-    from dashboard.labels import game_labels, relabel
 
     from pipelines.stats.verdicts import margin_for, run_alpha, with_verdicts
 
@@ -217,12 +222,13 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
         labels=game_labels(run), categories=queries.category_by_faction(db, rid, version=v),
         bots=options["bots"], undecided=undecided, margin=margin, alpha=alpha, by_map=by_map))
     factions.figures += [
-        ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(rates)),
-        ("Final score by faction", charts.score_boxes(queries.score_quantiles(db, rid, version=v))),
+        ("Win rate by faction against the fair share 1/P", charts.faction_win_rates(relabel(rates, run))),
+        ("Final score by faction", charts.score_boxes(relabel(queries.score_quantiles(db, rid, version=v), run))),
         ("Seat and first-player advantage", charts.seat_win_rates(queries.seat_rates(db, rid, version=v))),
-        ("Head to head", charts.faction_matrix(queries.faction_matrix(db, rid, version=v))),
+        ("Head to head", charts.faction_matrix(relabel(queries.faction_matrix(db, rid, version=v), run))),
     ]
     terms, fitted = queries.strength_model(db, rid, version=v)
+    terms = relabel(terms, run, ("level",))     # a faction term named
     factions.figures.append((f"Finishing-order strength (Plackett-Luce over the whole finishing order, not only the win; with seat "
                              f"terms; {fitted:,} games)", charts.strength_forest(terms)))
     factions.notes.append(f"Verdicts: 'balanced' = the equivalence test (two one-sided exact "
@@ -236,7 +242,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
          "fair_share", "p_holm", "p_tost_holm", "more_games", "mean_score"],
         {"wins": ".1f", "win_rate": ".1%", "low": ".1%", "high": ".1%", "low_sim": ".1%",
          "high_sim": ".1%", "fair_share": ".1%", "mean_score": ".1f", "p_tost_holm": ".3g",
-         "more_games": ".0f"}))
+         "more_games": ".0f"}, game_labels(run)))
 
     scoring = Section(f"{prefix}Scoring", notes=[f"Based on {games:,} games."])
     by_cat = relabel(queries.category_by_faction(db, rid, version=v), run)  # display names
@@ -252,7 +258,7 @@ def run_sections(db: str, run: dict[str, Any], prefix: str = "") -> list[Section
 
     checks_lead, checks_detail = checks_sections(db, run, prefix)
     sections = [s for s in (checks_lead, findings, factions) if s is not None]
-    tiers = tier_section(db, rid, v, prefix)
+    tiers = tier_section(db, rid, v, prefix, game_labels(run))
     if tiers is not None:
         sections.append(tiers)
     from .playtests import playtest_section
@@ -292,10 +298,12 @@ def comparison_section(db: str, run_a: dict[str, Any], run_b: dict[str, Any]) ->
     from pipelines.lab.compare import compare
 
     c = compare(db, run_a["run_id"], run_b["run_id"], heatmap=False)
+    names = game_labels(run_a)
+    named = relabel(c.table, run_a, ("key",))       # a faction row's key named
     how = ("paired game by game (exact McNemar p, Newcombe's paired score interval)" if c.paired
            else "independent runs (Welch intervals)")
-    win = charts.diff_forest(c.table, "win_rate", f"Win rate: B − A (simultaneous 95% intervals; {how})")
-    score = charts.diff_forest(c.table, "score", "Mean score: B − A (simultaneous 95% intervals)")
+    win = charts.diff_forest(named, "win_rate", f"Win rate: B − A (simultaneous 95% intervals; {how})")
+    score = charts.diff_forest(named, "score", "Mean score: B − A (simultaneous 95% intervals)")
     cols = ["family", "kind", "key", "metric", "a", "b", "diff", "low", "high", "p", "p_holm",
             "significant", "note"]
     fmt = {"a": ".3f", "b": ".3f", "diff": "+.3f", "low": "+.3f", "high": "+.3f", "p": ".4f",
@@ -309,9 +317,9 @@ def comparison_section(db: str, run_a: dict[str, Any], run_b: dict[str, Any]) ->
                              f"{c.why}. The same comparison as `delve compare`: p-values "
                              f"Holm-corrected within each family (named in the table); red "
                              f"marks differ after that correction."])
-    section.tables.append(_table(c.table, cols, fmt))
+    section.tables.append(_table(c.table, cols, fmt, names))
     section.tables.append(_table(c.categories, ["family", "category", "a", "b", "diff", "low",
-                                                "high", "p", "p_holm", "significant"], fmt))
+                                                "high", "p", "p_holm", "significant"], fmt, names))
     section.tables.append(_table(c.length, ["family", "metric", "a", "b", "diff", "low", "high",
                                             "p", "p_holm", "significant"], fmt))
     return section

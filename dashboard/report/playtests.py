@@ -8,7 +8,7 @@ from typing import Any
 def playtest_section(db: str, run: dict[str, Any], prefix: str = ""):
     """The section, or None when the database holds no playtest of the run's game."""
     from dashboard import charts
-    from dashboard.labels import game_labels
+    from dashboard.labels import game_labels, rename
     from dashboard.queries import playtests as q
     from pipelines.playtests.words import sentences
 
@@ -40,18 +40,19 @@ def playtest_section(db: str, run: dict[str, Any], prefix: str = ""):
           "is a Monte Carlo test, Holm-corrected over the factions.")
     sec.bullets = sentences(c, labels)
     sec.figures += [
-        ("Win rate by faction: playtests and bot tiers", charts.playtest_win_rates(c.rates, c.fair)),
+        ("Win rate by faction: playtests and bot tiers", charts.playtest_win_rates(rename(c.rates, labels), c.fair)),
         ("Final scores", charts.playtest_scores(c.human_scores, c.tier_scores)),
-        ("Where the points come from", charts.playtest_category_shares(c.shares)),
+        ("Where the points come from", charts.playtest_category_shares(rename(c.shares, labels))),
     ]
     pct = {"rate": ".1%", "low": ".1%", "high": ".1%", "wins": ".1f"}
     sec.tables.append(_table(c.rates, ["source", "faction", "games", "wins", "rate", "low", "high",
-                                       "verdict"], pct))
+                                       "verdict"], pct, labels))
     sec.tables.append(_table(c.scores, ["tier", "distance", "low", "high", "closest", "p_same"],
                              {"distance": ".2f", "low": ".2f", "high": ".2f", "closest": ".0%",
                               "p_same": ".3f"}))
     if c.agreement.height:
         sec.tables.append(_table(c.agreement, ["tier", "faction", "observed", "expected", "p",
                                                "p_holm", "differs"],
-                                 {"observed": ".1f", "expected": ".1f", "p": ".3f", "p_holm": ".3f"}))
+                                 {"observed": ".1f", "expected": ".1f", "p": ".3f", "p_holm": ".3f"},
+                                 labels))
     return sec

@@ -116,12 +116,22 @@ def _plotly_strings(node, out: list[str]) -> None:
             _plotly_strings(v, out)
 
 
-def shown_ids(at: AppTest) -> list[str]:
+def faction_ids(game: str) -> tuple[str, ...]:
+    """The game's faction ids that its names spell otherwise ('threecees' -> 'Threecees',
+    'reef' -> 'Reef Colony')."""
+    from dashboard.labels import _base_rules, game_labels
+    names = game_labels(game)
+    return tuple(f for f in _base_rules(game)[0] if names.get(f, f) != f)
+
+
+def shown_ids(at: AppTest, factions: tuple[str, ...] = ()) -> list[str]:
     """What a page shows that is an internal id: a snake_case column header or word in a
     table's text cells, 'None' in a cell, a snake_case word in its texts, option lists and
-    charts, an unrounded number in its texts."""
+    charts, an unrounded number in its texts; a faction's id (`factions`) as a cell, an
+    option or a chart's label (whole: 'blue' is also a word a sentence may use)."""
     import json
     found: list[str] = []
+    faction = set(factions)
     for df in at.dataframe:
         frame = df.value
         config = json.loads(df.proto.columns or "{}")
@@ -133,6 +143,8 @@ def shown_ids(at: AppTest) -> list[str]:
                 for v in set(frame[c].dropna().astype(str)):
                     if v == "None" or _SNAKE.search(_NOT_WORDS.sub("", v)):
                         found.append(f"cell {shown}: {v[:60]}")
+                    elif v in faction:
+                        found.append(f"faction id in {shown}: {v}")
     texts = [str(getattr(e, "value", "")) for kind in
              ("markdown", "caption", "info", "warning", "success", "title", "header", "subheader",
               "code")
@@ -146,6 +158,8 @@ def shown_ids(at: AppTest) -> list[str]:
         plain = _NOT_WORDS.sub("", t)
         found += [f"text {w}" for w in _SNAKE.findall(plain)]
         found += [f"number {x}" for x in _LONG_FLOAT.findall(plain)]
+        if t in faction:
+            found.append(f"faction id {t}")
     return found
 
 
@@ -159,7 +173,7 @@ def test_every_page_speaks_plain_words(mixed, game, monkeypatch):
     for page in PAGES:
         at = _open(db, page, runs[game], monkeypatch)
         assert not at.exception, (game, page, [e.value for e in at.exception])
-        found = shown_ids(at)
+        found = shown_ids(at, faction_ids(game))
         if found:
             problems[page] = sorted(set(found))[:12]
     assert not problems, (game, problems)
@@ -180,3 +194,15 @@ def test_the_id_check_sees_the_ids_it_names():
     assert _SNAKE.findall(_NOT_WORDS.sub("", "score of map_objective in glimmerdeep-20261203-"
                                               "164813-ed85f3")) == ["map_objective"]
     assert set(KNOWN_IDS) <= {w for k in KNOWN_IDS for w in _SNAKE.findall(k)} | {"n_a"}
+
+
+def test_factions_are_shown_by_name():
+    """Issue 31 (audit ux m5): a faction is shown by its rules entry's name, not its id, in a
+    table; the check sees an id left in a table or a sentence."""
+    import polars as pl
+    from dashboard.table_words import words
+    assert faction_ids("glimmerdeep") and "deepdelvers" in faction_ids("glimmerdeep")
+    assert "reef" in faction_ids("underwater_cities")
+    raw = pl.DataFrame({"faction": ["reef", "vent"], "opponent": ["vent", "reef"]})
+    shown, _ = words(raw, "underwater_cities")
+    assert shown.rows() == [("Reef Colony", "Vent Laboratories"), ("Vent Laboratories", "Reef Colony")]

@@ -64,6 +64,15 @@ def test_report_manifest_names_what_the_run_was(exported, sim_db: Path):
     assert ids == [f"fig-{i}" for i in range(1, len(ids) + 1)] and len(ids) >= 10
 
 
+def test_report_names_the_factions(exported):
+    """Issue 31 (audit ux m5): the report's tables and figures name a faction as the rules do
+    ('The Deepdelvers' -> 'Deepdelvers'), never by its id."""
+    from plotly.offline import get_plotlyjs
+    page = exported[0].read_text().replace(get_plotlyjs(), "")
+    assert "Deepdelvers" in page
+    assert not re.search(r'(>|")deepdelvers(<|")', page), "a faction id is shown"
+
+
 def test_report_escapes_every_database_text(sim_db_copy: Path, tmp_path: Path):
     con = duckdb.connect(str(sim_db_copy))
     con.execute("UPDATE players SET faction = ? WHERE faction = 'gildtails'", [XSS])

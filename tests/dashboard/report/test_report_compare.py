@@ -32,12 +32,18 @@ def test_the_report_comparison_is_the_paired_compare_table(sim_db_copy: Path):
     def col(name: str) -> int:
         return columns.index(label_of(name))
 
-    def shown(v):
-        return cell_words({}, v)
+    from dashboard.labels import game_labels
+    names = game_labels(a)
+
+    def shown(v, labels=None):
+        return cell_words(labels or {}, v)
     got = {(r[col("kind")], r[col("key")], r[col("metric")]):
            (r[col("low")], r[col("high")], r[col("family")]) for r in rows}
+    # a faction row is named as the game names it ('deepdelvers' -> 'Deepdelvers'), a seat by number
+    assert names["deepdelvers"] == "Deepdelvers"
+    assert "Deepdelvers" in {k for _, k, _ in got} and "deepdelvers" not in {k for _, k, _ in got}
     for r in c.table.iter_rows(named=True):
-        low, high, family = got[(shown(r["kind"]), shown(r["key"]), shown(r["metric"]))]
+        low, high, family = got[(shown(r["kind"]), shown(r["key"], names), shown(r["metric"]))]
         assert family == shown(r["family"])
         if r["low"] == r["low"]:   # not NaN
             assert low == format(r["low"], "+.3f") and high == format(r["high"], "+.3f")
