@@ -40,6 +40,17 @@ class DelveGroup(click.Group):
         sys.exit(rv if isinstance(rv, int) else 0)
 
 
+def seating_option(f):
+    """`--seating`: the seating design of a new run (pipelines/run/seating.py, `VERSIONS`)."""
+    return click.option(
+        "--seating", type=click.Choice(["balanced-2", "balanced-1"]), default="balanced-2",
+        show_default=True,
+        help="The seating design of a new run: balanced-2 seats every pair of factions together, "
+             "every faction in every seat and right after every other faction equally often per "
+             "cycle; balanced-1 (no neighbour balance) reproduces the seats of runs and figures "
+             "made before 2026-12-03.")(f)
+
+
 def db_option(f):
     return click.option("--db", default=DEFAULT_DB, show_default=True, type=click.Path(),
                         help="DuckDB database file.")(f)

@@ -29,7 +29,8 @@ def simulate_whatif(params: dict):
 
 def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, variants, sets,
                      map_id, factions, db, label, backend, scheduler, no_log_moves, no_progress,
-                     paired_with, until_ci, max_games, variant_name=None, **_ignored):
+                     paired_with, until_ci, max_games, variant_name=None, seating="balanced-2",
+                     **_ignored):
     from pipelines.run.pairing import grow_until_ci, paired_plan, start_run
     from pipelines.store import Store
 
@@ -70,7 +71,7 @@ def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, va
                      chunk_size=chunk_size, variants=variants, sets=sets, map=map_id,
                      factions=factions, label=label, backend=backend, log_moves=not no_log_moves)
     plan_kwargs = dict(n_players=players, bots=bots, seed=seed, variants=variants, sets=sets,
-                       map=map_id, factions=factions)
+                       map=map_id, factions=factions, seating=seating)
     from pipelines.run.plan import make_plan
     config["game_modules"] = list(make_plan(game, n_games=1, **plan_kwargs).game_modules)
     res = grow_until_ci(game, Store(db), width=until_ci, batch=n_games, max_games=max_games,

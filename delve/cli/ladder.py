@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from .base import db_option
+from .base import db_option, seating_option
 
 
 @click.command("ladder")
@@ -21,8 +21,10 @@ from .base import db_option
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--label", default="", help="Label of the ladder's runs (default 'ladder ID').")
+@seating_option
 @db_option
-def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs, label, db):
+def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs, label, seating,
+                   db):
     """Play the skill ladder of GAME: random < greedy < mcts:B < mcts:2B < ..., each rung in
     one seat against the rung below in the others (seats rotated); print each rung's win rate
     with its 95% interval against the fair share, and which rungs are validated (interval
@@ -45,7 +47,8 @@ def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs,
     click.echo(f"ladder of {game} at {players} players: {' < '.join(rungs)}; {games} games "
                f"per rung; fair share {fair:.1%}")
     lid, out = run_ladder(game, Store(db), players=players, games=games, rungs=rungs,
-                          seed=seed, jobs=jobs, vs=vs, label=label, echo=click.echo)
+                          seed=seed, jobs=jobs, vs=vs, label=label, echo=click.echo,
+                          seating=seating)
     click.echo(f"\nladder {lid} -> {db}")
     click.echo(f"{'rung':<24} {'against':<14} {'games':>6} {'win rate':>9} {'95% interval':>17}"
                f"  validated")

@@ -6,7 +6,7 @@ import click
 
 from engine.core.errors import DelveError
 
-from .base import db_option
+from .base import db_option, seating_option
 
 
 @click.command()
@@ -32,9 +32,9 @@ from .base import db_option
               help="Override one rules value, e.g. game.rounds=6 (repeatable).")
 @click.option("--map", "map_id", default=None, help="Play every game on this map.")
 @click.option("--factions", default="rotate", show_default=True,
-              help="'rotate' (all factions, seated by a seeded balanced design: every pair meets and "
-                   "every faction takes every seat equally often per cycle) or a comma list, one "
-                   "per seat; seats rotated.")
+              help="'rotate' (all factions, seated by a seeded balanced design: see --seating) "
+                   "or a comma list, one per seat; seats rotated.")
+@seating_option
 @db_option
 @click.option("--label", default="", help="Free text to find the run again.")
 @click.option("--backend", type=click.Choice(["loky", "dask"]), default="loky", show_default=True)
@@ -65,7 +65,7 @@ from .base import db_option
               help="Skill tiers, e.g. greedy,mcts:200,mcts:800: one paired run per tier (every "
                    "seat that bot; the same seeds and seatings), grouped like a sweep.")
 def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
-             factions, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
+             factions, seating, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
              paired_with, until_ci, until_settled, margin, max_games, variant_name, resume_run,
              tiers):
     """Play a batch of seeded games of GAME with bots and write every move to the database.
@@ -103,17 +103,19 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
                                       seed=seed, variants=variants, sets=sets, map_id=map_id,
                                       factions=factions, db=db, label=label, jobs=jobs,
                                       chunk_size=chunk_size, no_log_moves=no_log_moves,
-                                      no_progress=no_progress, margin=margin, max_games=max_games)
+                                      no_progress=no_progress, margin=margin, max_games=max_games,
+                                      seating=seating)
     if paired_with or until_ci or variant_name:  # the what-if lab (delve/cli/lab.py)
         from delve.cli.lab import simulate_whatif
         return simulate_whatif(click.get_current_context().params)
     if tiers:  # balance per skill tier (pipelines/ladder/tiers.py)
         return simulate_tiers(game, tiers, n_games=n_games, players=players, seed=seed,
                               variants=variants, sets=sets, map_id=map_id, factions=factions,
+                              seating=seating,
                               db=db, label=label, jobs=jobs, chunk_size=chunk_size,
                               log_moves=not no_log_moves, progress=not no_progress)
     plan = make_plan(game, n_games=n_games, n_players=players, bots=bots, seed=seed,
-                     variants=variants, sets=sets, map=map_id, factions=factions)
+                     variants=variants, sets=sets, map=map_id, factions=factions, seating=seating)
     # no --chunk-size: None, guided chunks that shrink towards the end (runner.chunk_sizes)
     config = {"game": game, "games": n_games, "players": players, "bots": bots, "seed": seed,
               "jobs": jobs, "chunk_size": chunk_size, "variants": list(variants),
@@ -137,14 +139,14 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
 
 def simulate_until_settled(game, *, n_games, players, bots, seed, variants, sets, map_id, factions,
                            db, label, jobs, chunk_size, no_log_moves, no_progress, margin,
-                           max_games) -> None:
+                           max_games, seating="balanced-2") -> None:
     from pipelines.run.plan import make_plan
     from pipelines.run.settle import grow_until_settled
     from pipelines.stats.verdicts import check_margin, margin_for
     from pipelines.store import Store
     m = check_margin(margin / 100.0, "--margin") if margin is not None else margin_for(game)
     plan_kwargs = dict(n_players=players, bots=bots, seed=seed, variants=variants, sets=sets,
-                       map=map_id, factions=factions)
+                       map=map_id, factions=factions, seating=seating)
     probe = make_plan(game, n_games=1, **plan_kwargs)
     config = {"game": game, "games": n_games, "players": players, "bots": bots, "seed": seed,
               "jobs": jobs, "chunk_size": chunk_size, "variants": list(variants),
@@ -203,19 +205,26 @@ def seating_line(plan) -> str:
     from pipelines.run.seating import balance
     b = balance([[s.faction for s in spec.seats] for spec in plan.specs], plan.factions)
     kind = plan.design.kind if plan.design is not None else "alphabetical rotation (older run)"
-    cycle = f", a cycle is {plan.design.cycle} games" if plan.design is not None else ""
-    return f"seating: {kind}{cycle}; {b.describe()}"
+    cycle, partial = "", ""
+    if plan.design is not None:
+        c = plan.design.cycle
+        cycle = f", a cycle is {c} games"
+        if b.games % c:
+            partial = (f" (the last cycle is partial, {b.games % c} of {c} games: a multiple of "
+                       f"{c} games is exactly balanced)")
+    return f"seating ({plan.seating}): {kind}{cycle}; {b.describe()}{partial}"
 
 
 def simulate_tiers(game, tiers, *, n_games, players, seed, variants, sets, map_id, factions, db,
-                   label, jobs, chunk_size, log_moves, progress):
+                   label, jobs, chunk_size, log_moves, progress, seating="balanced-2"):
     from pipelines.ladder.tiers import parse_tiers, run_tiers
     from pipelines.ladder.match import wilson
     from pipelines.run.pairing import faction_rates
     from pipelines.store import Store
 
     tier_list = parse_tiers(tiers)
-    kw = {"variants": variants, "sets": sets, "map": map_id, "factions": factions}
+    kw = {"variants": variants, "sets": sets, "map": map_id, "factions": factions,
+          "seating": seating}
     sweep_id, runs = run_tiers(game, Store(db), tiers=tier_list, n_games=n_games,
                                players=players, seed=seed, plan_kwargs=kw, label=label,
                                jobs=jobs, chunk_size=chunk_size, log_moves=log_moves,

@@ -88,7 +88,8 @@ def grow_paired_until_settled(store: Store, base_run: str, *, variants=(), sets=
     n_players = len(plan_b.specs[0].seats)
     kwargs_a = dict(n_players=n_players, bots=cfg_a.get("bots", "random"), seed=int(base["seed"]),
                     variants=tuple(cfg_a.get("variants", ())), sets=tuple(cfg_a.get("sets", ())),
-                    map=cfg_a.get("map"), factions=cfg_a.get("factions", "rotate"))
+                    map=cfg_a.get("map"), factions=cfg_a.get("factions", "rotate"),
+                    seating=cfg_a.get("seating", "rotate"))     # A grows in its own design
 
     def plan_a(first: int, n: int):
         return make_plan(base["game"], n_games=n, first_index=first, **kwargs_a)

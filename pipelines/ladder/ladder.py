@@ -56,7 +56,8 @@ def seat_share(store, run_id: str, seat: int) -> tuple[int, float]:
 
 def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str],
                seed: int = 0, jobs: int = 1, vs: str | None = None, label: str = "",
-               progress: bool = False, echo=print) -> tuple[str, list[Rung]]:
+               progress: bool = False, echo=print,
+               seating: str | None = None) -> tuple[str, list[Rung]]:
     """Play the ladder; `vs` fixes the other seats' bot for every rung (e.g. greedy) instead
     of the rung below.  Returns the ladder id and its rungs (from rung 1 up)."""
     from pipelines.run.execute import run_plan
@@ -75,7 +76,7 @@ def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str
             bots = ",".join(spec if j == s else below for j in range(players))
             run_seed = seed + 1000 * k + s
             plan = make_plan(game_id, n_games=per_seat, n_players=players, bots=bots,
-                             seed=run_seed)
+                             seed=run_seed, **({"seating": seating} if seating else {}))
             config = {"game": game_id, "games": per_seat, "players": players, "bots": bots,
                       "seed": run_seed, "jobs": jobs, "log_moves": False,
                       "game_modules": list(plan.game_modules),

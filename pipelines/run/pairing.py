@@ -66,7 +66,8 @@ def paired_plan(db, base_run: str, *, variants: Sequence[str] = (), sets: Sequen
     sets = tuple(cfg.get("sets", ())) + tuple(sets)
     plan = make_plan(game.id, n_games=1, n_players=n_players, bots=cfg.get("bots", "random"),
                      seed=int(base["seed"]), variants=variants, sets=sets, map=cfg.get("map"),
-                     factions=cfg.get("factions", "rotate"))
+                     factions=cfg.get("factions", "rotate"),
+                     seating=cfg.get("seating", "rotate"))   # B's record names A's design
     known = set(game.factions(plan.rules.model))
     seatings = {tuple(s.faction for s in spec.seats) for spec in specs}
     for seating in sorted(seatings):

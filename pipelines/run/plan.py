@@ -5,7 +5,8 @@ rules (variants, --set overrides), the map, the factions, the bots and the playe
 
 Seats.  Bots stay fixed to seats as given.  Which factions sit together, and where, follows a
 seeded balanced design (`pipelines.run.seating`): over every cycle of tables each faction meets
-each other faction equally often and sits in every seat equally often, the factions assigned
+each other faction equally often, sits right after each other faction equally often (the
+neighbours a turn passes between) and sits in every seat equally often, the factions assigned
 to the design by a permutation drawn from the run seed.  `factions` is every faction of the
 game ("rotate", the name kept for the CLI) or an explicit list (one per seat, seats rotated).
 Runs planned before the design (config without `seating`) keep the old alphabetical rotation
@@ -106,7 +107,7 @@ class Plan:
     specs: Sequence[GameSpec]        # Specs (lazy) or a list (a subset: resume, pairing)
     rules_payload: str = ""            # JSON the workers validate to rebuild the rules
     game_modules: tuple[str, ...] = field(default_factory=tuple)
-    seating: str = seating_design.VERSION   # "balanced-1", or "rotate" for older runs
+    seating: str = seating_design.VERSION   # "balanced-2"; "balanced-1" or "rotate" for older runs
     design: seating_design.Design | None = None
 
     @property
@@ -227,12 +228,12 @@ def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random
     design = None
     if seating == "rotate":
         distinct = [seat_factions(flist, i, n_players) for i in range(len(flist))]
-    elif seating == seating_design.VERSION:
-        design = seating_design.make_design(flist, n_players, seed)
+    elif seating in seating_design.VERSIONS:
+        design = seating_design.make_design(flist, n_players, seed, seating)
         distinct = sorted({t for t in design.tables})
     else:
-        raise DelveError(f"seating design '{seating}' (runs.config): expected "
-                         f"'{seating_design.VERSION}' or 'rotate'")
+        raise DelveError(f"seating design '{seating}' (runs.config or --seating): expected one of "
+                         f"{', '.join(seating_design.VERSIONS)} or 'rotate'")
     # Every distinct seating the design produces must be accepted by the game.
     for table in distinct:
         game.check_setup(model, n_players, map, list(table))

@@ -17,6 +17,15 @@ orientation exists, every table played in its P cyclic seat rotations).
   (a renamed faction changes nothing but its name), and the tables of every cycle are played
   in an order drawn from (run seed, cycle): game i's seating depends only on (seed, i), never
   on workers, chunks or backends.
+- Neighbours (design "balanced-2", audit N6): each table's seat order is a cyclic order chosen
+  so that over a cycle every faction sits right after every other faction equally often (a
+  carry-over balanced, Williams-type design: a game's turn passes from seat s to seat s+1, so
+  "right after" is whom a faction plays before).  With every faction at every table (P = k)
+  that takes several cyclic orders of the same factions (all six at 4 players).  A faction's
+  neighbours are then not aliased with its strength or its head-to-head cells.  The tables are
+  then rotated so that every faction takes every seat equally often, or, where no choice of
+  rotations does that, played in all their P seat rotations.  "balanced-1" (runs planned before
+  2026-12-03) balances pairs and seats only.
 - The stored seating (`players` rows) stays the source of truth: paired runs, ablations and
   resumed runs read it back (`pipelines.run.pairing.base_specs`), and a stored run keeps the
   design version it was planned with (`config.seating`).
@@ -34,8 +43,13 @@ from typing import Sequence
 
 import numpy as np
 
-#: The design version written into a run's config; older runs ("rotate") keep their rotation.
-VERSION = "balanced-1"
+#: The design version written into a run's config; older runs ("rotate", "balanced-1") keep
+#: theirs.
+VERSION = "balanced-2"
+#: Every balanced design version a run may be planned with, oldest first.
+VERSIONS = ("balanced-1", "balanced-2")
+#: Copies of the blocks tried for a neighbour-balanced cycle (the smallest cycle found wins).
+MAX_COPIES = 12
 #: Local-search steps per attempted design (deterministic, not a wall-clock budget).
 SEARCH_STEPS = 20_000
 #: Tables in a complete design above which it is not enumerated (a near-balanced design instead).
@@ -49,15 +63,19 @@ class Design:
     tables: tuple[tuple[str, ...], ...]   # one cycle, seat by seat
     kind: str
     seed: int
+    version: str = VERSION
 
     @property
     def cycle(self) -> int:
         return len(self.tables)
 
     def seating(self, index: int) -> tuple[str, ...]:
-        """The factions seat by seat of game `index` (cycle index // cycle, in a seeded order)."""
+        """The factions seat by seat of game `index` (cycle index // cycle, in a seeded order;
+        "balanced-2": an order whose every prefix stays near balanced)."""
         c, j = divmod(int(index), self.cycle)
-        return self.tables[_order(self.seed, self.cycle, c)[j]]
+        if self.version == "balanced-1":
+            return self.tables[_order(self.seed, self.cycle, c)[j]]
+        return self.tables[_prefix_order(self.tables, self.seed, c)[j]]
 
 
 @lru_cache(maxsize=256)
@@ -67,6 +85,35 @@ def _order(seed: int, length: int, cycle: int) -> tuple[int, ...]:
     order = list(range(length))
     rng.shuffle(order)
     return tuple(order)
+
+
+@lru_cache(maxsize=256)
+def _prefix_order(tables: tuple[tuple[str, ...], ...], seed: int, cycle: int) -> tuple[int, ...]:
+    """The tables of one cycle in an order whose prefixes stay near balanced, so that a run
+    stopped inside a cycle is too: each next table is the one whose factions, pairs, seats and
+    neighbours have been played least so far (greedy), ties in a seeded order of (seed, cycle).
+    """
+    tie = _order(seed, len(tables), cycle)
+    games, pairs, seats, after = Counter(), Counter(), Counter(), Counter()
+    left = list(tie)
+    out = []
+    while left:
+        def load(i: int) -> tuple[int, int, int, int]:
+            t = tables[i]
+            return (sum(games[f] for f in t),
+                    sum(pairs[q] for q in itertools.combinations(sorted(t), 2)),
+                    sum(seats[(f, s)] for s, f in enumerate(t)),
+                    sum(after[q] for q in _successors(t)) if len(t) >= 3 else 0)
+        best = min(left, key=lambda i: sum(load(i)))
+        left.remove(best)
+        out.append(best)
+        t = tables[best]
+        games.update(t)
+        pairs.update(itertools.combinations(sorted(t), 2))
+        seats.update((f, s) for s, f in enumerate(t))
+        if len(t) >= 3:
+            after.update(_successors(t))
+    return tuple(out)
 
 
 def _pair_cost(blocks, k: int, lam: int) -> int:
@@ -153,8 +200,9 @@ def _orient(blocks, k: int, p: int, rng: random.Random):
 
 @lru_cache(maxsize=64)
 def base_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
-    """One cycle of tables on the labels 0..k-1 (seat by seat) and what kind of design it is.
-    Deterministic: the search's random stream is fixed (the run seed only relabels and orders)."""
+    """One cycle of tables on the labels 0..k-1 (seat by seat) and what kind of design it is
+    ("balanced-1": pairs and seats).  Deterministic: the search's random stream is fixed (the
+    run seed only relabels and orders)."""
     rng = random.Random(f"delve-seating-{k}-{p}")
     if p >= k:
         # every faction at every table (p == k), or a table the game will refuse (p > k)
@@ -163,6 +211,17 @@ def base_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
             "every faction at every table, seats rotated"
     if p == 1:
         return tuple((i,) for i in range(k)), "one faction per game"
+    blocks, kind = _blocks(k, p, rng)
+    oriented = _orient(blocks, k, p, rng)
+    if oriented is not None:
+        return tuple(oriented), kind + ", seats balanced"
+    rotated = [tuple(bl[(s + j) % p] for s in range(p)) for bl in blocks for j in range(p)]
+    return tuple(rotated), kind + ", each table in its seat rotations"
+
+
+def _blocks(k: int, p: int, rng: random.Random) -> tuple[list[tuple[int, ...]], str]:
+    """The tables of one cycle as sets of labels (2 <= p < k): a BIBD if one is found, else the
+    complete design, else the closest found; and what kind of design it is."""
     complete = math.comb(k, p)
     blocks, kind, best = None, "", None
     if p == 4 and k >= 8 and k & (k - 1) == 0:
@@ -194,24 +253,123 @@ def base_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
         else:
             blocks = best[0]
             kind = f"seeded near-balanced design ({len(blocks)} tables; pairs within a few games)"
-    oriented = _orient(blocks, k, p, rng)
-    if oriented is not None:
-        return tuple(oriented), kind + ", seats balanced"
-    rotated = [tuple(bl[(s + j) % p] for s in range(p)) for bl in blocks for j in range(p)]
-    return tuple(rotated), kind + ", each table in its seat rotations"
+    return blocks, kind
 
 
-def make_design(factions: Sequence[str], n_seats: int, seed: int) -> Design:
-    """The balanced design of a run: the base design on labels, factions assigned to labels by
-    a permutation drawn from the run seed."""
+def _successors(row: Sequence[int]) -> list[tuple[int, int]]:
+    """(faction, the faction seated right after it), cyclically: whom each plays before."""
+    return [(row[s], row[(s + 1) % len(row)]) for s in range(len(row))]
+
+
+def _cyclic_orders(blocks, k: int, p: int, copies: int, rng: random.Random):
+    """`copies` copies of the blocks, each in a cyclic seat order such that every faction sits
+    right after every other equally often; None when the count cannot be equal or the search
+    finds no such orders."""
+    total = copies * len(blocks) * p
+    if total % (k * (k - 1)):
+        return None
+    target = total // (k * (k - 1))
+    rows = [list(b) for _ in range(copies) for b in blocks]
+    succ = Counter(q for row in rows for q in _successors(row))
+    cur = sum((succ.get((a, b), 0) - target) ** 2 for a in range(k) for b in range(k) if a != b)
+    for _ in range(SEARCH_STEPS):
+        if cur == 0:
+            return [tuple(row) for row in rows]
+        i = rng.randrange(len(rows))
+        new = [rows[i][0], *rng.sample(rows[i][1:], p - 1)]    # another cyclic order of table i
+        delta = Counter(_successors(new))
+        delta.subtract(_successors(rows[i]))
+        change = sum((succ.get(q, 0) + d - target) ** 2 - (succ.get(q, 0) - target) ** 2
+                     for q, d in delta.items() if d)
+        if change <= 0 or rng.random() < 0.002:
+            rows[i] = new
+            for q, d in delta.items():
+                succ[q] = succ.get(q, 0) + d
+            cur += change
+    return None
+
+
+def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
+    """One rotation of each (cyclic) row so that every faction takes every seat equally often
+    (rotating keeps who sits right after whom), or None."""
+    r = sum(len(row) for row in rows) // k
+    if r % p:
+        return None
+    want = r // p
+    turn = [0] * len(rows)
+    seat = Counter((x, s) for row in rows for s, x in enumerate(row))
+    cur = sum((seat.get((x, s), 0) - want) ** 2 for x in range(k) for s in range(p))
+    for _ in range(SEARCH_STEPS):
+        if cur == 0:
+            return [tuple(row[(s + t) % p] for s in range(p)) for row, t in zip(rows, turn)]
+        i = rng.randrange(len(rows))
+        t = rng.randrange(p)
+        if t == turn[i]:
+            continue
+        old = [(rows[i][(s + turn[i]) % p], s) for s in range(p)]
+        new = [(rows[i][(s + t) % p], s) for s in range(p)]
+        delta = Counter(new)
+        delta.subtract(old)
+        change = sum((seat.get(q, 0) + d - want) ** 2 - (seat.get(q, 0) - want) ** 2
+                     for q, d in delta.items() if d)
+        if change <= 0 or rng.random() < 0.002:
+            turn[i] = t
+            for q, d in delta.items():
+                seat[q] = seat.get(q, 0) + d
+            cur += change
+    return None
+
+
+@lru_cache(maxsize=64)
+def neighbour_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
+    """One cycle of tables on the labels 0..k-1 ("balanced-2"): the blocks of `base_design`
+    (pairs balanced), copied as few times as needed and each put in a cyclic seat order so that
+    every faction sits right after every other equally often, then rotated so that seats are
+    balanced (or every table played in all its seat rotations).  The smallest such cycle."""
+    if p <= 2 or p > k:
+        return base_design(k, p)     # two seats are each other's neighbours; p > k is refused
+    rng = random.Random(f"delve-seating-{k}-{p}")
+    if p == k:
+        blocks, kind = [tuple(range(k))], "every faction at every table"
+    else:
+        blocks, kind = _blocks(k, p, rng)     # the same blocks as balanced-1
+    options = sorted((copies * len(blocks) * (1 if fixed else p), copies, fixed)
+                     for copies in range(1, MAX_COPIES + 1) for fixed in (True, False))
+    for _, copies, fixed in options:
+        if fixed and (copies * len(blocks) * p // k) % p:
+            continue                                   # no rotations can balance the seats
+        for _attempt in range(3):
+            rows = _cyclic_orders(blocks, k, p, copies, rng)
+            if rows is None:
+                continue
+            orders = (f"{len(set(rows))} cyclic seat orders" if p == k else
+                      f"each of its tables {copies}x in cyclic seat orders" if copies > 1 else
+                      "each table in a cyclic seat order")
+            said = f"{kind}; {orders} seating every faction right after every other equally often"
+            if not fixed:
+                return (tuple(tuple(row[(s + j) % p] for s in range(p)) for row in rows
+                              for j in range(p)), said + ", each in its seat rotations")
+            rotated = _rotate_for_seats(rows, k, p, rng)
+            if rotated is not None:
+                return tuple(rotated), said + ", seats balanced"
+    return base_design(k, p)
+
+
+def make_design(factions: Sequence[str], n_seats: int, seed: int,
+                version: str = VERSION) -> Design:
+    """The balanced design of a run: the base design (of its version, `VERSIONS`) on labels,
+    factions assigned to labels by a permutation drawn from the run seed."""
     flist = tuple(factions)
-    tables, kind = base_design(len(flist), int(n_seats))
+    if version not in VERSIONS:
+        raise ValueError(f"seating design {version!r}: expected one of {', '.join(VERSIONS)}")
+    build = base_design if version == "balanced-1" else neighbour_design
+    tables, kind = build(len(flist), int(n_seats))
     ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFFFFFFFFFF, 6])
     rng = random.Random(int.from_bytes(ss.generate_state(4, dtype=np.uint32).tobytes(), "little"))
     names = list(flist)
     rng.shuffle(names)
     named = tuple(tuple(names[x] for x in t) for t in tables)
-    return Design(flist, int(n_seats), named, kind, int(seed))
+    return Design(flist, int(n_seats), named, kind, int(seed), version)
 
 
 @dataclass(frozen=True)
@@ -224,22 +382,32 @@ class Balance:
     seat_max: int
     seat_mean: float
     pairs_never: int
+    next_min: int | None = None      # a faction seated right after another (3+ seats), min / max
+    next_max: int | None = None
 
     def describe(self) -> str:
+        after = (f"; a faction right after another min {self.next_min} / max {self.next_max}"
+                 if self.next_min is not None else "")
         return (f"seating balance over {self.games} games: pairs of factions together "
                 f"min {self.pair_min} / max {self.pair_max} (mean {self.pair_mean:.1f}"
                 f"{', %d pair(s) never meet' % self.pairs_never if self.pairs_never else ''}); "
                 f"faction-in-seat min {self.seat_min} / max {self.seat_max} "
-                f"(mean {self.seat_mean:.1f})")
+                f"(mean {self.seat_mean:.1f}){after}")
 
 
 def balance(seatings: Sequence[Sequence[str]], factions: Sequence[str]) -> Balance:
-    """Pair co-occurrence and faction-by-seat counts of a list of seatings (min, max, mean)."""
+    """Pair co-occurrence, faction-by-seat and (3+ seats) faction-right-after-faction counts
+    of a list of seatings (min, max, mean)."""
     flist = sorted(set(factions))
     pairs = Counter(q for t in seatings for q in itertools.combinations(sorted(t), 2))
     n_seats = max((len(t) for t in seatings), default=0)
     seats = Counter((f, s) for t in seatings for s, f in enumerate(t))
     pc = [pairs.get(q, 0) for q in itertools.combinations(flist, 2)] or [0]
     sc = [seats.get((f, s), 0) for f in flist for s in range(n_seats)] or [0]
+    nxt = None
+    if n_seats >= 3:
+        after = Counter(q for t in seatings for q in _successors(t))
+        nxt = [after.get((a, b), 0) for a in flist for b in flist if a != b]
     return Balance(len(seatings), min(pc), max(pc), sum(pc) / len(pc), min(sc), max(sc),
-                   sum(sc) / len(sc), sum(1 for c in pc if c == 0))
+                   sum(sc) / len(sc), sum(1 for c in pc if c == 0),
+                   min(nxt) if nxt else None, max(nxt) if nxt else None)

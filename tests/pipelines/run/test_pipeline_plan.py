@@ -13,13 +13,18 @@ from pipelines.run.plan import default_chunk_size, make_plan, parse_bots
 
 def test_rotate_uses_every_faction_in_every_seat_equally():
     """DESIGN.md: factions rotated over seats so that seat and faction effects are not confounded."""
-    plan = make_plan("toy", n_games=9, n_players=3, bots="random", seed=1)
-    assert plan.factions == ("moles", "badgers", "voles")
+    # issue 29 (N6): three factions at three seats take both cyclic orders, each in its three
+    # rotations: a cycle of 6 games
+    plan = make_plan("toy", n_games=12, n_players=3, bots="random", seed=1)
+    assert plan.factions == ("moles", "badgers", "voles") and plan.design.cycle == 6
     by_seat = Counter((s, seat.faction) for spec in plan.specs for s, seat in enumerate(spec.seats))
-    assert set(by_seat.values()) == {3} and len(by_seat) == 9
+    assert set(by_seat.values()) == {4} and len(by_seat) == 9
+    after = Counter((sp.seats[s].faction, sp.seats[(s + 1) % 3].faction)
+                    for sp in plan.specs for s in range(3))
+    assert set(after.values()) == {6} and len(after) == 6     # each faction after each other
     # issue 12: the seats come from the seeded balanced design (pipelines.run.seating)
     assert [tuple(s.faction for s in sp.seats) for sp in plan.specs] == \
-        [plan.design.seating(i) for i in range(9)]
+        [plan.design.seating(i) for i in range(12)]
 
 
 def test_explicit_factions_rotate_and_bots_stay_on_their_seats():

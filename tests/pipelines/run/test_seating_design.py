@@ -79,3 +79,74 @@ def test_an_old_run_keeps_its_rotation_when_resumed():
     old = make_plan("glimmerdeep", n_games=16, n_players=4, seed=1, seating="rotate")
     flist = sorted(old.factions) if list(old.factions) == sorted(old.factions) else list(old.factions)
     assert [s.faction for s in old.specs[1].seats] == [flist[(1 + s) % 8] for s in range(4)]
+
+
+# -- issue 29 (audit N6): neighbours balanced, prefixes near balanced, old runs kept ----------------
+
+GAMES_PLAYERS = [(g, p) for g in ("glimmerdeep", "underhaven", "underwater_cities", "cave_colony")
+                 for p in (3, 4)]
+
+
+@pytest.mark.parametrize("game,players", GAMES_PLAYERS)
+def test_every_faction_sits_right_after_every_other_equally_often_per_cycle(game, players):
+    """Audit N6: with one cyclic order per table a faction always had the same neighbours (at 4
+    players and 4 factions every game had the same cyclic order).  Over one cycle of
+    "balanced-2" every faction sits right after (plays before) every other equally often, and
+    pairs and seats stay exactly balanced."""
+    probe = make_plan(game, n_games=1, n_players=players, seed=11)
+    assert probe.seating == "balanced-2"
+    plan = make_plan(game, n_games=probe.design.cycle, n_players=players, seed=11)
+    tables, pairs, seats = _counts(plan)
+    after = Counter((t[s], t[(s + 1) % players]) for t in tables for s in range(players))
+    factions = plan.factions
+    ordered = [(a, b) for a in factions for b in factions if a != b]
+    assert len({after[q] for q in ordered}) == 1 and after[ordered[0]] > 0, after
+    assert len({pairs[q] for q in combinations(sorted(factions), 2)}) == 1
+    assert len({seats[(f, s)] for f in factions for s in range(players)}) == 1
+    b = balance(tables, factions)
+    assert b.next_min == b.next_max == after[ordered[0]]
+
+
+def test_four_factions_at_four_seats_take_every_cyclic_order():
+    """At P = k = 4 the six cyclic orders of the four factions (the audit's Williams fix), in a
+    cycle of 12 games whose seats are balanced too (each order twice, rotated)."""
+    plan = make_plan("underhaven", n_games=12, n_players=4, seed=3)
+    assert plan.design.cycle == 12
+
+    def cyclic(t):
+        i = t.index(min(t))
+        return t[i:] + t[:i]
+    orders = Counter(cyclic(tuple(s.faction for s in sp.seats)) for sp in plan.specs)
+    assert len(orders) == 6 and set(orders.values()) == {2}
+
+
+def test_a_run_stopped_inside_a_cycle_stays_near_balanced():
+    """Audit N6: a default 100-game Glimmerdeep run (56-game cycles) had pairs 19-24 and faction
+    games 47-54 with the cycle's tables shuffled; each cycle is now played in an order whose
+    prefixes stay near balanced."""
+    plan = make_plan("glimmerdeep", n_games=100, n_players=4, seed=8)
+    tables, pairs, seats = _counts(plan)
+    games = Counter(f for t in tables for f in t)
+    assert max(pairs.values()) - min(pairs.values()) <= 2, pairs
+    assert max(games.values()) - min(games.values()) <= 2, games
+    old = make_plan("glimmerdeep", n_games=100, n_players=4, seed=8, seating="balanced-1")
+    _, old_pairs, _ = _counts(old)
+    assert max(old_pairs.values()) - min(old_pairs.values()) > 2       # what the audit saw
+
+
+def test_a_balanced_1_run_keeps_its_seats():
+    """A run planned before the neighbour design (config seating = "balanced-1") is re-planned,
+    resumed and paired with the seats it was played with (recorded from the code of commit
+    7ccf29b, the last before "balanced-2")."""
+    plan = make_plan("glimmerdeep", n_games=3, n_players=4, seed=5, seating="balanced-1")
+    assert [tuple(s.faction for s in sp.seats) for sp in plan.specs] == [
+        ("gildtails", "gemwardens", "nightbarons", "deepdelvers"),
+        ("gemwardens", "nightbarons", "deepdelvers", "gildtails"),
+        ("gemwardens", "shellwrights", "deepdelvers", "forgeburrowers")]
+    plan = make_plan("underhaven", n_games=3, n_players=4, seed=5, seating="balanced-1")
+    assert [tuple(s.faction for s in sp.seats) for sp in plan.specs] == [
+        ("deltas", "enigmas", "tectonics", "threecees"),
+        ("enigmas", "tectonics", "threecees", "deltas"),
+        ("threecees", "deltas", "enigmas", "tectonics")]
+    with pytest.raises(Exception, match="balanced-2"):
+        make_plan("underhaven", n_games=3, n_players=4, seed=5, seating="balanced-9")

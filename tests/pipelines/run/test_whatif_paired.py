@@ -144,3 +144,30 @@ def test_glimmerdeep_paired_bonus_for_one_faction_is_significant(cli, tmp_path):
     c = compare(db, base, b, heatmap=False)
     row = c.table.filter((pl.col("key") == "nightbarons") & (pl.col("metric") == "win_rate"))
     assert c.paired and row["significant"][0] and row["diff"][0] > 0.2
+
+
+def test_a_run_of_the_older_seating_design_pairs_and_resumes_with_its_own_seats(cli, tmp_path):
+    """Issue 29 (N6): a run planned with `--seating balanced-1` (the design of runs made before
+    the neighbour-balanced one) records it; a paired run records the base's design, so
+    re-planning either (resume, reproduce) gives the seats that were played."""
+    import json
+
+    from pipelines.run.plan import plan_from_run
+    from pipelines.store import resolve_run
+    db = tmp_path / "old.duckdb"
+    res = cli("simulate", "toy", "--games", 12, "--players", 3, "--seed", 4, "--seating",
+              "balanced-1", "--db", db, "--no-progress")
+    assert res.exit_code == 0, res.output
+    base = res.stdout.splitlines()[0]
+    assert "seating (balanced-1)" in res.stdout
+    res = cli("simulate", "toy", "--paired-with", base, "--set", "costs.build=2", "--db", db,
+              "--no-progress")
+    assert res.exit_code == 0, res.output
+    paired = res.stdout.splitlines()[0]
+    for run in (base, paired):
+        row = resolve_run(db, run)
+        assert json.loads(row["config"])["seating"] == "balanced-1"
+        planned = [tuple(s.faction for s in sp.seats) for sp in plan_from_run(row).specs]
+        seats = _games_and_seats(db, run)[1]
+        stored = [tuple(f for gid, _, f, _ in seats if gid == g) for g in range(12)]
+        assert planned == stored
