@@ -335,6 +335,12 @@ else:
                 m = st.selectbox("Heatmap map", maps, key="whatif_map",
                                  format_func=lambda v: word(run_words, v))
                 st.plotly_chart(charts.heatmap_diff(cmp.heatmap, m, word(run_words, m)), key="whatif_heat")
+                beyond = int(cmp.heatmap["significant"].sum()) if "significant" in cmp.heatmap.columns else 0
+                st.caption(f"A dot marks a cell whose change in moves per game is beyond noise: "
+                           f"its difference over its standard error (from the games' counts, the "
+                           f"runs taken as independent samples) rejects after Holm's correction "
+                           f"over all {cmp.heatmap.height:,} cells ({beyond:,} do). Colour alone "
+                           f"is not a change: most cells move a little by chance.")
 
 # -- 4. sweeps ---------------------------------------------------------------------------------------
 

@@ -53,16 +53,22 @@ def category_diff_bar(categories: pl.DataFrame) -> go.Figure:
 
 
 def heatmap_diff(heat: pl.DataFrame, map_id: str, map_name: str | None = None) -> go.Figure:
-    """Moves per game on each cell of one map: B - A."""
+    """Moves per game on each cell of one map: B - A; a cell whose change is beyond noise
+    (`compare.heatmap_noise`: Holm over the cells) carries a dot, the hover its standard
+    error."""
     sub = heat.filter((pl.col("map") == map_id) & pl.col("x").is_not_null())
     lim = max([abs(v) for v in sub["diff"].to_list()] + [1e-9])
+    noise = "se" in sub.columns
+    marks = ["●" if s else "" for s in sub["significant"].to_list()] if noise else None
     fig = go.Figure(go.Heatmap(
         x=sub["x"].to_list(), y=sub["y"].to_list(), z=sub["diff"].to_list(),
         colorscale="RdBu", reversescale=True, zmin=-lim, zmax=lim,
-        colorbar=dict(title="B - A"),
-        hovertemplate="x %{x}, y %{y}: %{z:+.3f} moves/game<extra></extra>"))
+        colorbar=dict(title="B - A"), text=marks, texttemplate="%{text}" if noise else None,
+        customdata=sub["se"].to_list() if noise else None,
+        hovertemplate=("x %{x}, y %{y}: %{z:+.3f} ± %{customdata:.3f} moves/game<extra></extra>"
+                       if noise else "x %{x}, y %{y}: %{z:+.3f} moves/game<extra></extra>")))
     fig.update_layout(title=f"Move heatmap difference on {map_name or map_id} "
-                            "(moves per game, B - A)",
+                            "(moves per game, B - A; ● beyond noise)",
                       yaxis=dict(autorange="reversed", scaleanchor="x"),
                       margin=dict(l=10, r=10, t=40, b=10))
     return fig

@@ -55,7 +55,7 @@ class Comparison:
     table: pl.DataFrame      # kind, key, metric, n_a, n_b, a, b, diff, low, high, p, family, p_holm, significant, note, low_sim, high_sim
     categories: pl.DataFrame  # category, a, b, diff, low, high, p, family, p_holm, significant
     length: pl.DataFrame     # metric, a, b, diff, low, high, p, family, p_holm, significant
-    heatmap: pl.DataFrame    # map, cell, x, y, a, b, diff  (moves per game)
+    heatmap: pl.DataFrame    # map, cell, x, y, a, b, diff (moves per game), se, p, p_holm, significant
 
     def significant_rows(self) -> pl.DataFrame:
         return self.table.filter(pl.col("significant"))
@@ -75,24 +75,32 @@ def paired_from_stats(n: int, mean_d: float, sd_d: float | None, alpha: float = 
     return mean_d, mean_d - t * se, mean_d + t * se, p
 
 
-def mcnemar_exact(n_up: int, n_down: int) -> float:
-    """Exact McNemar p-value: the two-sided sign test on the games whose outcome changed."""
-    if n_up + n_down == 0 or n_up == n_down:
+def mcnemar_exact(n_up: float, n_down: float) -> float:
+    """Exact McNemar p-value: the two-sided sign test on the games whose outcome changed.  A
+    tied win's share of a change (1/k of a game, audit N10) is counted as that fraction; the
+    test takes whole games, so a fractional count is rounded towards the even split (the
+    smaller count up, the larger down): the p-value never rests on a fraction of a game."""
+    small, large = sorted((float(n_up), float(n_down)))
+    small, large = math.ceil(small - 1e-9), math.floor(large + 1e-9)
+    if large <= small:
         return 1.0
-    return float(sps.binomtest(min(n_up, n_down), n_up + n_down, 0.5).pvalue)
+    return float(sps.binomtest(small, small + large, 0.5).pvalue)
 
 
 def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11: int, n10: int,
                        n01: int, n00: int, alpha: float = ALPHA):
-    """(diff, low, high, p, note) of pb - pa for paired 0/1 outcomes (win or not, game by game).
+    """(diff, low, high, p, note) of pb - pa for paired win credits (game by game: 1 a win, 1/k
+    a win tied between k, 0 a loss).
 
-    p: exact sign test on the games whose outcome changed (n_up went up, n_down went down) —
-    the exact McNemar test.  Interval: Newcombe's (1998) method 10, the score interval for a
-    difference of paired proportions: Wilson intervals of both margins combined with the
-    correlation phi of the 2x2 table (n11 both won, n10 A only, n01 B only, n00 neither).  When
-    no game changed the difference is 0 in these games, but that is not a proven zero: the
-    interval is the rule-of-three bound +-3/n (95% upper bound of the rate of changed games,
-    which bounds |pb - pa|) and `note` says so."""
+    The 2x2 table is the credits' (n11 = sum of min(A, B), n10 = sum of the credit only A had,
+    n01 = only B, n00 the rest), so a tie moves it by its fraction as it moves the rates (audit
+    N10); without ties it is the usual table of counts.  p: the exact sign test on the changed
+    credit (n01 went up, n10 went down, `mcnemar_exact`) — the exact McNemar test.  Interval:
+    Newcombe's (1998) method 10, the score interval for a difference of paired proportions:
+    Wilson intervals of both margins combined with the correlation phi of the 2x2 table.  When
+    no game changed (n_up + n_down games whose credit went up or down) the difference is 0 in
+    these games, but that is not a proven zero: the interval is the rule-of-three bound +-3/n
+    (95% upper bound of the rate of changed games, which bounds |pb - pa|) and `note` says so."""
     if n < 1:
         return math.nan, math.nan, math.nan, math.nan, ""
     diff = pb - pa
@@ -101,7 +109,7 @@ def paired_proportions(n: int, pa: float, pb: float, n_up: int, n_down: int, n11
         # the rule of three at 95% (-ln(alpha) / n at another level)
         bound = min(1.0, (3.0 if alpha == ALPHA else -math.log(alpha)) / n)
         return diff, diff - bound, diff + bound, 1.0, f"no game changed; |B - A| < {bound:.3g} (rule of three)"
-    p = mcnemar_exact(n_up, n_down)
+    p = mcnemar_exact(n01, n10)
     z_alpha = alpha
     l1, u1 = (float(x) for x in proportion_confint(pb * n, n, alpha=z_alpha, method="wilson"))
     l2, u2 = (float(x) for x in proportion_confint(pa * n, n, alpha=z_alpha, method="wilson"))
@@ -177,7 +185,7 @@ def check_pairing(con, a: dict, b: dict) -> tuple[bool, str, int]:
 
 # -- the comparison -------------------------------------------------------------------------------
 
-# A win shared by k tied winners counts 1/k (w); `won` (0/1) feeds the 2x2 table of McNemar.
+# A win shared by k tied winners counts 1/k (w), in the rates and in the 2x2 table of McNemar.
 _CREDIT = """
 SELECT game_id, seat, faction, won::INT AS won,
        CASE WHEN won THEN 1.0 / count(*) FILTER (WHERE won) OVER (PARTITION BY game_id) ELSE 0.0 END AS w,
@@ -187,21 +195,20 @@ FROM players WHERE run_id = ?
 
 _PAIRED_ROWS = f"""
 WITH a AS ({_CREDIT}), b AS ({_CREDIT}),
-     j AS (SELECT a.faction, a.seat, a.w AS wa, b.w AS wb, a.won AS oa, b.won AS ob,
-                  a.s AS sa, b.s AS sb
+     j AS (SELECT a.faction, a.seat, a.w AS wa, b.w AS wb, a.s AS sa, b.s AS sb
            FROM a JOIN b USING (game_id, seat))
 SELECT 'faction' AS kind, faction AS key, count(*) AS n, avg(wa), avg(wb), avg(wb - wa),
        stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa),
        count(*) FILTER (WHERE wb > wa), count(*) FILTER (WHERE wb < wa),
-       count(*) FILTER (WHERE oa = 1 AND ob = 1), count(*) FILTER (WHERE oa = 1 AND ob = 0),
-       count(*) FILTER (WHERE oa = 0 AND ob = 1), count(*) FILTER (WHERE oa = 0 AND ob = 0)
+       sum(least(wa, wb)), sum(greatest(wa - wb, 0)), sum(greatest(wb - wa, 0)),
+       sum(1 - greatest(wa, wb))
 FROM j GROUP BY faction
 UNION ALL
 SELECT 'seat', CAST(seat AS VARCHAR), count(*), avg(wa), avg(wb), avg(wb - wa),
        stddev_samp(wb - wa), avg(sa), avg(sb), avg(sb - sa), stddev_samp(sb - sa),
        count(*) FILTER (WHERE wb > wa), count(*) FILTER (WHERE wb < wa),
-       count(*) FILTER (WHERE oa = 1 AND ob = 1), count(*) FILTER (WHERE oa = 1 AND ob = 0),
-       count(*) FILTER (WHERE oa = 0 AND ob = 1), count(*) FILTER (WHERE oa = 0 AND ob = 0)
+       sum(least(wa, wb)), sum(greatest(wa - wb, 0)), sum(greatest(wb - wa, 0)),
+       sum(1 - greatest(wa, wb))
 FROM j GROUP BY seat
 """
 
@@ -266,15 +273,43 @@ FROM games WHERE run_id IN (?, ?)
 _HEATMAP = """
 WITH n AS (SELECT count(*) FILTER (WHERE run_id = ?) AS na, count(*) FILTER (WHERE run_id = ?) AS nb
            FROM games WHERE run_id IN (?, ?)),
-m AS (SELECT g.map, mv.cell, count(*) FILTER (WHERE mv.run_id = ?) AS ca,
-             count(*) FILTER (WHERE mv.run_id = ?) AS cb
-      FROM moves mv JOIN games g ON g.run_id = mv.run_id AND g.game_id = mv.game_id
-      WHERE mv.run_id IN (?, ?) AND mv.cell IS NOT NULL GROUP BY ALL)
+pg AS (SELECT mv.run_id, g.map, mv.cell, mv.game_id, count(*)::DOUBLE AS c
+       FROM moves mv JOIN games g ON g.run_id = mv.run_id AND g.game_id = mv.game_id
+       WHERE mv.run_id IN (?, ?) AND mv.cell IS NOT NULL GROUP BY ALL),
+m AS (SELECT map, cell,
+             coalesce(sum(c) FILTER (WHERE run_id = ?), 0) AS ca,
+             coalesce(sum(c * c) FILTER (WHERE run_id = ?), 0) AS qa,
+             coalesce(sum(c) FILTER (WHERE run_id = ?), 0) AS cb,
+             coalesce(sum(c * c) FILTER (WHERE run_id = ?), 0) AS qb
+      FROM pg GROUP BY ALL)
 SELECT m.map, m.cell, c.x, c.y, m.ca / greatest(n.na, 1) AS a, m.cb / greatest(n.nb, 1) AS b,
-       m.cb / greatest(n.nb, 1) - m.ca / greatest(n.na, 1) AS diff
+       m.cb / greatest(n.nb, 1) - m.ca / greatest(n.na, 1) AS diff,
+       -- the per-game counts' sample variances (a game without a move there counts 0)
+       greatest(m.qa - m.ca * m.ca / greatest(n.na, 1), 0) / greatest(n.na - 1, 1) AS var_a,
+       greatest(m.qb - m.cb * m.cb / greatest(n.nb, 1), 0) / greatest(n.nb - 1, 1) AS var_b,
+       n.na, n.nb
 FROM m CROSS JOIN n LEFT JOIN map_cells c ON c.game = ? AND c.map = m.map AND c.cell = m.cell
 ORDER BY m.map, m.cell
 """
+
+
+def heatmap_noise(heat: pl.DataFrame) -> pl.DataFrame:
+    """The heatmap difference with its noise (audit N10): each cell's B - A in moves per game
+    with its standard error from the games' counts (Welch, the runs as independent samples:
+    conservative for a paired pair), its normal p-value, and `significant` where Holm over
+    every cell of the comparison rejects at 5% (`p_holm`)."""
+    if heat.is_empty():
+        return heat
+    se = (heat["var_a"] / heat["na"].clip(lower_bound=1) +
+          heat["var_b"] / heat["nb"].clip(lower_bound=1)).sqrt()
+    p = [(1.0 if d == 0 else 0.0) if e == 0 else float(2 * sps.norm.sf(abs(d) / e))
+         for d, e in zip(heat["diff"].to_list(), se.to_list())]
+    reject, adj = holm(p)
+    return heat.drop("var_a", "var_b", "na", "nb").with_columns(
+        pl.Series("se", se.to_list(), dtype=pl.Float64), pl.Series("p", p, dtype=pl.Float64),
+        pl.Series("p_holm", [float(x) for x in adj], dtype=pl.Float64),
+        pl.Series("significant", [bool(x) for x in reject], dtype=pl.Boolean))
+
 
 
 def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
@@ -329,8 +364,8 @@ def compare(db, run_a: str, run_b: str, *, heatmap: bool = True) -> Comparison:
             largs = [ra, ra, ra, rb, rb, rb, ra, rb] * 2
             length = [(m, m1, m2, *welch_from_stats(n1, m1, s1, n2, m2, s2)) for
                       m, n1, m1, s1, n2, m2, s2 in con.execute(_LENGTH_RUNS, largs).fetchall()]
-        heat = con.execute(_HEATMAP, [ra, rb, ra, rb, ra, rb, ra, rb, a["game"]]).pl() \
-            if heatmap else pl.DataFrame()
+        heat = heatmap_noise(con.execute(_HEATMAP, [ra, rb, ra, rb, ra, rb, ra, ra, rb, rb,
+                                                    a["game"]]).pl()) if heatmap else pl.DataFrame()
     rows.sort(key=lambda r: (r[0], r[2] != "win_rate", r[1] if r[0] == "faction" else int(r[1])))
     families = [family_of(r[0], r[2]) for r in rows]
     adj, reject = [math.nan] * len(rows), [False] * len(rows)
@@ -429,11 +464,20 @@ def format_comparison(c: Comparison) -> str:
                    f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])} {_pv(r['p_holm'])} "
                    f"{'*' if r['significant'] else ' '}")
     if c.heatmap.height:
-        top = c.heatmap.with_columns(pl.col("diff").abs().alias("_abs")).sort(
-            "_abs", descending=True).head(5)
+        heat = c.heatmap.with_columns((pl.col("diff").abs() / pl.col("se")).alias("_z"))
+        beyond = heat.filter(pl.col("significant"))
         out.append("")
-        out.append("heatmap: cells whose moves per game changed most (B - A)")
-        for r in top.iter_rows(named=True):
+        if beyond.height:
+            out.append(f"heatmap: {beyond.height} of {heat.height} cells changed beyond noise "
+                       f"(moves per game B - A, +- its standard error; Holm over the cells), "
+                       f"largest first")
+            shown = beyond.sort("_z", descending=True).head(5)
+        else:
+            out.append(f"heatmap: no cell's change is beyond noise (Holm over {heat.height} "
+                       f"cells); the largest, for reference")
+            shown = heat.sort("_z", descending=True, nulls_last=True).head(3)
+        for r in shown.iter_rows(named=True):
             out.append(f"  {r['map']} cell {r['cell']} ({r['x']},{r['y']}): "
-                       f"{r['a']:.3f} -> {r['b']:.3f} ({r['diff']:+.3f})")
+                       f"{r['a']:.3f} -> {r['b']:.3f} ({r['diff']:+.3f} +- {r['se']:.3f}, "
+                       f"p Holm {_pv(r['p_holm'])})")
     return "\n".join(out)

@@ -61,7 +61,7 @@ def paired_verdicts(db, run_a: str, run_b: str, *, margin: float, level: float
             continue
         diff, low, high, _p, _note = paired_proportions(n, wa, wb, up, down, n11, n10, n01, n00,
                                                         alpha=2 * level)
-        if up + down > 0 and mcnemar_exact(up, down) < level:
+        if up + down > 0 and mcnemar_exact(n01, n10) < level:
             verdict = CHANGED
         elif -margin < low and high < margin:
             verdict = UNCHANGED

@@ -152,3 +152,37 @@ def test_simultaneous_intervals_are_each_row_at_alpha_over_its_family(toy_pair):
             assert r["high_sim"] - r["diff"] == pytest.approx(min(1.0, -math.log(0.05 / m) / r["n_a"]))
             continue
         assert r["low_sim"] <= r["low"] <= r["diff"] <= r["high"] <= r["high_sim"]
+
+
+def test_heatmap_differences_carry_their_noise(toy_pair):
+    """Audit N10: the heatmap difference had no noise reference ('the top 5 cells are partly
+    noise').  Each cell's B - A (moves per game) now has the standard error of its games'
+    counts, a p-value, and a mark where Holm over the cells rejects; recomputed here from the
+    moves table."""
+    from pipelines.lab.compare import heatmap_noise
+    db, base, b = toy_pair
+    c = compare(db, base, b)
+    heat = c.heatmap
+    assert {"se", "p", "p_holm", "significant"} <= set(heat.columns) and heat.height
+    with connect_read(db) as con:
+        n = {r: con.execute("SELECT count(*) FROM games WHERE run_id = ?", [r]).fetchone()[0]
+             for r in (base, b)}
+        row = heat.sort("p").row(0, named=True)
+        per_game = {r: np.array([con.execute(
+            "SELECT count(*) FROM moves JOIN games USING (run_id, game_id) WHERE run_id = ? "
+            "AND game_id = ? AND cell = ? AND map = ?",
+            [r, g, row["cell"], row["map"]]).fetchone()[0] for g in range(n[r])], dtype=float)
+            for r in (base, b)}
+    se = math.sqrt(per_game[base].var(ddof=1) / n[base] + per_game[b].var(ddof=1) / n[b])
+    assert row["diff"] == pytest.approx(per_game[b].mean() - per_game[base].mean())
+    assert row["se"] == pytest.approx(se)
+    assert row["p"] == pytest.approx(2 * sps.norm.sf(abs(row["diff"]) / se))
+    assert heat["p_holm"].to_list() == pytest.approx(holm(heat["p"].to_list())[1])
+    # the mark can fire: a cell that moves by 1 a game with little spread, beside noise
+    frame = pl.DataFrame({"map": ["m", "m"], "cell": [1, 2], "x": [0, 1], "y": [0, 0],
+                          "a": [0.1, 0.5], "b": [1.1, 0.55], "diff": [1.0, 0.05],
+                          "var_a": [0.09, 0.25], "var_b": [0.09, 0.25], "na": [100, 100],
+                          "nb": [100, 100]})
+    marked = heatmap_noise(frame)
+    assert marked["significant"].to_list() == [True, False]
+    assert "beyond noise" in format_comparison(c)

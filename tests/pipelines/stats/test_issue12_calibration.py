@@ -77,3 +77,21 @@ def test_win_rate_intervals_cover_on_real_games_split_into_blocks(tmp_path):
     assert hits / total >= 0.88
     # no overdispersion between blocks (the seats of a faction are independent across games)
     assert sps.chi2.sf(chi2, dof) > 0.001
+
+
+def test_a_tied_win_moves_the_paired_table_by_its_fraction_and_never_makes_a_mark():
+    """Audit N10: the rates count a tied win 1/k while the McNemar table counted it 0/1, so a
+    half-change was a whole discordant game.  The table is now the credits' (its margins are
+    the two rates), and the sign test rounds a fraction towards the even split."""
+    from pipelines.lab.compare import paired_proportions
+    # 40 games: B wins 10 that A lost, A wins 2 that B lost, and one game A won alone that B
+    # tied with one other seat (credit 1 -> 1/2): half a game down
+    n, n11, n10, n01 = 40, 5 + 0.5, 2 + 0.5, 10
+    n00 = n - n11 - n10 - n01
+    pa, pb = (n11 + n10) / n, (n11 + n01) / n
+    diff, low, high, p, _ = paired_proportions(n, pa, pb, 10, 3, n11, n10, n01, n00)
+    assert diff == pytest.approx(pb - pa) and low < diff < high
+    assert p == pytest.approx(mcnemar_exact(10, 3))              # 2.5 down rounds up to 3
+    assert mcnemar_exact(10, 2.5) >= mcnemar_exact(10, 2)          # never more significant
+    assert mcnemar_exact(10.5, 2) == mcnemar_exact(10, 2)
+    assert mcnemar_exact(0.5, 0) == 1.0 and mcnemar_exact(1.5, 0.5) == 1.0
