@@ -95,26 +95,13 @@ def rename(frame: Any, labels: Mapping[str, str], columns: tuple[str, ...] = ID_
 @functools.lru_cache(maxsize=64)
 def _entry_names(rules_json: str) -> tuple[tuple[str, str], ...]:
     import json
+
+    from engine.core.names import entry_names as names_of
     try:
         doc = json.loads(rules_json or "{}")
     except ValueError:
         return ()
-    found: dict[str, str] = {}
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            for k, v in node.items():
-                if isinstance(v, dict) and isinstance(v.get("name"), str) and v["name"]:
-                    found.setdefault(str(k), v["name"])      # a table keyed by id (maps...)
-                walk(v)
-        elif isinstance(node, list):
-            for e in node:
-                if isinstance(e, dict) and "id" in e and isinstance(e.get("name"), str) \
-                        and e["name"]:
-                    found.setdefault(str(e["id"]), e["name"])   # a list of entries with ids
-                walk(e)
-    walk(doc)
-    return tuple(sorted(found.items()))
+    return tuple(sorted(names_of(doc).items()))
 
 
 def entry_names(rules_json: str | None) -> dict[str, str]:

@@ -26,10 +26,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
 
 import polars as pl
 
+from engine.core.names import entry_name
 from pipelines.stats import exact_ci, mean_ci, median_ci, ratio_ci
 
 from .checks_data import Thresholds
@@ -105,24 +105,13 @@ class Names:
         shown = self.labels.get(cat)
         return shown if shown else f"category {_words(cat)}"
 
-    def _node(self, coll: str, entry: str):
-        """The rules data's node of `entry` in the collection at the dotted path `coll`."""
-        node: Any = self.doc
-        for part in coll.split("."):
-            node = node.get(part) if isinstance(node, dict) else None
-        if isinstance(node, list):
-            return next((e for e in node if isinstance(e, dict) and str(e.get("id")) == entry),
-                        None)
-        return node.get(entry) if isinstance(node, dict) else None
-
     def entry(self, entry: str, where: str | None = None) -> str:
         """'Snowy Summit': the entry's display name in the rules data (`where`: its collection,
         when the rules do not say), else the game's label for it, else its id in words."""
         coll = self._entries.get(entry, where)
         if coll is None:
             return self.label(entry)
-        node = self._node(coll, entry)
-        shown = str(node["name"]) if isinstance(node, dict) and node.get("name") else None
+        shown = entry_name(self.doc, coll, entry)
         return self.labels.get(shown or entry) or shown or self.label(entry)
 
     def option(self, key: str) -> str:

@@ -179,10 +179,8 @@ def leaves(model_cls, doc: dict, section: str, entry: str | None = None) -> list
 
 def entry_name(doc: dict, section: str, entry: str) -> str:
     """An entry's display name (its `name` field, e.g. "Oxygen Tank"), else its id."""
-    value = doc.get(section)
-    node = (next((e for e in value if str(e.get("id")) == entry), None)
-            if isinstance(value, list) else (value or {}).get(entry))
-    return str(node["name"]) if isinstance(node, dict) and node.get("name") else entry
+    from engine.core.names import entry_name as name_of
+    return name_of(doc, section, entry) or entry
 
 
 def label(leaf: Leaf, doc: dict, entry: str | None = None) -> str:
