@@ -140,7 +140,7 @@ def test_a_shared_link_restores_the_filters(sim_db: Path, dashboard_url: str, br
         expect(page.locator(".st-key-focus_chart .js-plotly-plot")).to_be_visible()
         for key, name, value in [("filter_players", "Players", "4"),
                                  ("filter_bot", "Bot", "greedy"),
-                                 ("focus_faction", "Focus faction", "gildtails")]:
+                                 ("focus_faction", "Focus faction", "Gildtails")]:  # by name
             expect(page.locator(f".st-key-{key}")).to_match_aria_snapshot(
                 f'- combobox "{name}": "{value}"')
         # XSRF protection stays on: the server hands out its XSRF cookie

@@ -143,4 +143,9 @@ def test_until_settled_end_to_end(tmp_path):
     import duckdb
     with duckdb.connect(str(db), read_only=True) as con:
         cfg = con.execute("SELECT config FROM runs ORDER BY created_at LIMIT 1").fetchone()[0]
-    assert run_alpha(cfg) == pytest.approx(0.05 / 20)
+    # batches of 100 games rounded up to whole seating cycles (12 games at four seats, four
+    # factions): L = ceil(2000 / 108) = 19 planned looks, each at 5% / L
+    from pipelines.run.plan import make_plan
+    cycle = make_plan("underwater_cities", n_games=1, n_players=4).design.cycle
+    batch = cycle * math.ceil(100 / cycle)
+    assert run_alpha(cfg) == pytest.approx(0.05 / math.ceil(2000 / batch))
