@@ -162,8 +162,8 @@ def simulate_until_settled(game, *, n_games, players, bots, seed, variants, sets
              "NOT settled (the next batch would pass --max-games): the open factions are not yet known")
     click.echo(f"{res.n_games} games in {res.looks} looks, each at level {res.alpha_per_look:.2g}: "
                f"{state}")
-    click.echo(f"{'faction':<20} {'win rate':>9}  verdict (margin ±{100 * m:g} points, "
-               f"equivalence Holm p)")
+    click.echo(f"{'faction':<20} {'win rate':>9}  verdict (margin ±{100 * m:g} points; Holm p of "
+               f"its test: the difference for too strong or weak, the equivalence otherwise)")
     for f, (verdict, rate, p) in sorted(res.verdicts.items()):
         click.echo(f"{f:<20} {rate:>9.1%}  {verdict} ({p:.3g})")
 

@@ -23,7 +23,7 @@ from typing import Callable
 from engine.core.errors import DelveError
 
 from pipelines.stats import rate_table
-from pipelines.stats.verdicts import UNKNOWN, check_margin, verdict_columns
+from pipelines.stats.verdicts import STRONG, UNKNOWN, WEAK, check_margin, verdict_columns
 from pipelines.store import Store, connect_read
 
 from .execute import new_run_id
@@ -62,7 +62,10 @@ def judge(rates: dict[str, tuple[float, int]], decided: int, n_players: int, *, 
     table = rate_table(wins, n, fair, alpha=alpha)
     cols = verdict_columns(wins, n, fair, table["rate"], table["significant"], margin=margin,
                            alpha=alpha, total_games=decided)
-    return {f: (cols["verdict"][i], table["rate"][i], cols["p_tost_holm"][i])
+    # each verdict with the Holm p of its own test: the difference test for too strong / too
+    # weak, the equivalence test (TOST) for balanced and for not yet known
+    return {f: (cols["verdict"][i], table["rate"][i],
+                table["p_holm"][i] if cols["verdict"][i] in (STRONG, WEAK) else cols["p_tost_holm"][i])
             for i, f in enumerate(names)}
 
 
