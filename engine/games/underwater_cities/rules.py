@@ -179,6 +179,7 @@ class Slot(RulesModel):
     """An action slot of the main board (rulebook "Action Slots and Card Effects")."""
 
     id: str
+    name: str = ""                 # what a page calls it ("Yellow slot: Tunnel or federation")
     colour: Colour
     effect: tuple[Part, ...] = Field(min_length=1)
     source: Source
