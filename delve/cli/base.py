@@ -48,7 +48,7 @@ def seating_option(f):
         help="The seating design of a new run: balanced-2 seats every pair of factions together, "
              "every faction in every seat and right after every other faction equally often per "
              "cycle; balanced-1 (no neighbour balance) reproduces the seats of runs and figures "
-             "made before 2026-12-03.")(f)
+             "made before it (2026-12-03).")(f)
 
 
 def db_option(f):

@@ -25,7 +25,7 @@ orientation exists, every table played in its P cyclic seat rotations).
   neighbours are then not aliased with its strength or its head-to-head cells.  The tables are
   then rotated so that every faction takes every seat equally often, or, where no choice of
   rotations does that, played in all their P seat rotations.  "balanced-1" (runs planned before
-  2026-12-03) balances pairs and seats only.
+  commit a8e5974, 2026-12-03) balances pairs and seats only.
 - The stored seating (`players` rows) stays the source of truth: paired runs, ablations and
   resumed runs read it back (`pipelines.run.pairing.base_specs`), and a stored run keeps the
   design version it was planned with (`config.seating`).
