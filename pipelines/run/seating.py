@@ -87,6 +87,24 @@ def _order(seed: int, length: int, cycle: int) -> tuple[int, ...]:
     return tuple(order)
 
 
+@lru_cache(maxsize=64)
+def _features(tables: tuple[tuple[str, ...], ...]) -> np.ndarray:
+    """Which counts each table adds to (a 0/1 matrix, tables x features): its factions, its
+    pairs, its factions' seats and (3+ seats) who sits right after whom."""
+    index: dict[tuple, int] = {}
+    rows = []
+    for t in tables:
+        keys = [("f", f) for f in t] + [("p", q) for q in itertools.combinations(sorted(t), 2)]
+        keys += [("s", f, s) for s, f in enumerate(t)]
+        keys += [("a", q) for q in _successors(t)] if len(t) >= 3 else []
+        rows.append([index.setdefault(k, len(index)) for k in keys])
+    m = np.zeros((len(tables), len(index)), dtype=np.int64)
+    for i, cols in enumerate(rows):
+        for c in cols:
+            m[i, c] += 1
+    return m
+
+
 @lru_cache(maxsize=256)
 def _prefix_order(tables: tuple[tuple[str, ...], ...], seed: int, cycle: int) -> tuple[int, ...]:
     """The tables of one cycle in an order whose prefixes stay near balanced, so that a run
@@ -94,25 +112,20 @@ def _prefix_order(tables: tuple[tuple[str, ...], ...], seed: int, cycle: int) ->
     neighbours have been played least so far (greedy), ties in a seeded order of (seed, cycle).
     """
     tie = _order(seed, len(tables), cycle)
-    games, pairs, seats, after = Counter(), Counter(), Counter(), Counter()
-    left = list(tie)
+    m = _features(tables)
+    n = len(tables)
+    rank = np.empty(n, dtype=np.int64)
+    rank[list(tie)] = np.arange(n)
+    counts = np.zeros(m.shape[1], dtype=np.int64)
+    left = np.ones(n, dtype=bool)
     out = []
-    while left:
-        def load(i: int) -> tuple[int, int, int, int]:
-            t = tables[i]
-            return (sum(games[f] for f in t),
-                    sum(pairs[q] for q in itertools.combinations(sorted(t), 2)),
-                    sum(seats[(f, s)] for s, f in enumerate(t)),
-                    sum(after[q] for q in _successors(t)) if len(t) >= 3 else 0)
-        best = min(left, key=lambda i: sum(load(i)))
-        left.remove(best)
+    for _ in range(n):
+        score = (m @ counts) * n + rank          # the least played first, then the seeded order
+        score[~left] = np.iinfo(np.int64).max
+        best = int(np.argmin(score))
         out.append(best)
-        t = tables[best]
-        games.update(t)
-        pairs.update(itertools.combinations(sorted(t), 2))
-        seats.update((f, s) for s, f in enumerate(t))
-        if len(t) >= 3:
-            after.update(_successors(t))
+        left[best] = False
+        counts += m[best]
     return tuple(out)
 
 
