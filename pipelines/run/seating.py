@@ -292,13 +292,23 @@ def _cyclic_orders(blocks, k: int, p: int, copies: int, rng: random.Random):
         new = [rows[i][0], *rng.sample(rows[i][1:], p - 1)]    # another cyclic order of table i
         delta = Counter(_successors(new))
         delta.subtract(_successors(rows[i]))
-        change = sum((succ.get(q, 0) + d - target) ** 2 - (succ.get(q, 0) - target) ** 2
-                     for q, d in delta.items() if d)
-        if change <= 0 or rng.random() < 0.002:
+        change = _move(succ, delta, target, rng)
+        if change is not None:
             rows[i] = new
-            for q, d in delta.items():
-                succ[q] = succ.get(q, 0) + d
             cur += change
+    return None
+
+
+def _move(counts: Counter, delta: Counter, target: int, rng: random.Random) -> int | None:
+    """One local-search step on counts meant to equal `target`: the change `delta` makes to
+    their sum of squared deviations; applied to `counts` (and returned) when it does not make
+    it worse, or at random 0.2% of the time when it does (to leave a local minimum); else None."""
+    change = sum((counts.get(q, 0) + d - target) ** 2 - (counts.get(q, 0) - target) ** 2
+                 for q, d in delta.items() if d)
+    if change <= 0 or rng.random() < 0.002:
+        for q, d in delta.items():
+            counts[q] = counts.get(q, 0) + d
+        return change
     return None
 
 
@@ -323,12 +333,9 @@ def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
         new = [(rows[i][(s + t) % p], s) for s in range(p)]
         delta = Counter(new)
         delta.subtract(old)
-        change = sum((seat.get(q, 0) + d - want) ** 2 - (seat.get(q, 0) - want) ** 2
-                     for q, d in delta.items() if d)
-        if change <= 0 or rng.random() < 0.002:
+        change = _move(seat, delta, want, rng)
+        if change is not None:
             turn[i] = t
-            for q, d in delta.items():
-                seat[q] = seat.get(q, 0) + d
             cur += change
     return None
 
