@@ -464,7 +464,8 @@ def format_comparison(c: Comparison) -> str:
                    f"[{_num(r['low'])}, {_num(r['high'])}] {_pv(r['p'])} {_pv(r['p_holm'])} "
                    f"{'*' if r['significant'] else ' '}")
     if c.heatmap.height:
-        heat = c.heatmap.with_columns((pl.col("diff").abs() / pl.col("se")).alias("_z"))
+        heat = c.heatmap.with_columns(   # a cell no game ever changed: 0 / 0, no signal
+            (pl.col("diff").abs() / pl.col("se")).fill_nan(0.0).alias("_z"))
         beyond = heat.filter(pl.col("significant"))
         out.append("")
         if beyond.height:
@@ -475,7 +476,7 @@ def format_comparison(c: Comparison) -> str:
         else:
             out.append(f"heatmap: no cell's change is beyond noise (Holm over {heat.height} "
                        f"cells); the largest, for reference")
-            shown = heat.sort("_z", descending=True, nulls_last=True).head(3)
+            shown = heat.sort("_z", descending=True).head(3)
         for r in shown.iter_rows(named=True):
             out.append(f"  {r['map']} cell {r['cell']} ({r['x']},{r['y']}): "
                        f"{r['a']:.3f} -> {r['b']:.3f} ({r['diff']:+.3f} +- {r['se']:.3f}, "
