@@ -10,7 +10,6 @@ import plotly.graph_objects as go
 from .common import _empty_figure, _layout, _num, _rows
 
 
-
 def kind_codes(kinds: Any) -> dict[str, str]:
     """A short code for each cell kind, one kind to a code (issue 31: 'co' stood for four
     colony kinds): the initials of a kind of several words ('colony blue' -> 'cb', 'ring 2' ->
@@ -27,6 +26,7 @@ def kind_codes(kinds: Any) -> dict[str, str]:
         taken.add(code)
         out[k] = code
     return out
+
 
 def _is_dense_grid(xs: list[int], ys: list[int]) -> bool:
     """Cells on distinct integer positions filling most of their bounding box: a grid."""

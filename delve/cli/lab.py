@@ -29,7 +29,7 @@ def simulate_whatif(params: dict):
 
 def _simulate_whatif(*, game, n_games, players, bots, seed, jobs, chunk_size, variants, sets,
                      map_id, factions, db, label, backend, scheduler, no_log_moves, no_progress,
-                     paired_with, until_ci, max_games, variant_name=None, seating="balanced-2",
+                     paired_with, until_ci, max_games, variant_name=None, seating=None,
                      **_ignored):
     from pipelines.run.pairing import grow_until_ci, paired_plan, start_run
     from pipelines.store import Store

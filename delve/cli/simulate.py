@@ -65,8 +65,8 @@ from .base import db_option, seating_option
               help="Skill tiers, e.g. greedy,mcts:200,mcts:800: one paired run per tier (every "
                    "seat that bot; the same seeds and seatings), grouped like a sweep.")
 def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, sets, map_id,
-             factions, seating, db, label, backend, scheduler, no_log_moves, no_progress, flush_seconds,
-             paired_with, until_ci, until_settled, margin, max_games, variant_name, resume_run,
+             factions, seating, db, label, backend, scheduler, no_log_moves, no_progress,
+             flush_seconds, paired_with, until_ci, until_settled, margin, max_games, variant_name, resume_run,
              tiers):
     """Play a batch of seeded games of GAME with bots and write every move to the database.
     With --backend dask and no --scheduler, a local Dask cluster runs on 127.0.0.1."""
@@ -139,7 +139,7 @@ def simulate(game, n_games, players, bots, seed, jobs, chunk_size, variants, set
 
 def simulate_until_settled(game, *, n_games, players, bots, seed, variants, sets, map_id, factions,
                            db, label, jobs, chunk_size, no_log_moves, no_progress, margin,
-                           max_games, seating="balanced-2") -> None:
+                           max_games, seating=None) -> None:
     from pipelines.run.plan import make_plan
     from pipelines.run.settle import grow_until_settled
     from pipelines.stats.verdicts import check_margin, margin_for
@@ -216,7 +216,7 @@ def seating_line(plan) -> str:
 
 
 def simulate_tiers(game, tiers, *, n_games, players, seed, variants, sets, map_id, factions, db,
-                   label, jobs, chunk_size, log_moves, progress, seating="balanced-2"):
+                   label, jobs, chunk_size, log_moves, progress, seating=None):
     from pipelines.ladder.tiers import parse_tiers, run_tiers
     from pipelines.ladder.match import wilson
     from pipelines.run.pairing import faction_rates

@@ -76,7 +76,7 @@ def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str
             bots = ",".join(spec if j == s else below for j in range(players))
             run_seed = seed + 1000 * k + s
             plan = make_plan(game_id, n_games=per_seat, n_players=players, bots=bots,
-                             seed=run_seed, **({"seating": seating} if seating else {}))
+                             seed=run_seed, seating=seating)
             config = {"game": game_id, "games": per_seat, "players": players, "bots": bots,
                       "seed": run_seed, "jobs": jobs, "log_moves": False,
                       "game_modules": list(plan.game_modules),

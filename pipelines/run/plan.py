@@ -189,9 +189,11 @@ def seat_factions(factions: Sequence[str], game_index: int, n_players: int) -> l
 def make_plan(game_id: str, *, n_games: int, n_players: int, bots: str = "random", seed: int = 0,
               variants: Sequence[str] = (), sets: Sequence[str] = (), map: str | None = None,
               factions: str = "rotate", first_index: int = 0,
-              rules: LoadedRules | None = None, seating: str = seating_design.VERSION) -> Plan:
+              rules: LoadedRules | None = None, seating: str | None = None) -> Plan:
     """Validate everything and plan the batch.  `rules` (already loaded, e.g. a stored run's
-    rules when resuming) replaces loading the rules files with `variants` and `sets`."""
+    rules when resuming) replaces loading the rules files with `variants` and `sets`.
+    `seating`: the design version (None: the current one, `seating.VERSION`)."""
+    seating = seating or seating_design.VERSION
     if n_games < 1:
         raise DelveError(f"--games {n_games}: expected a positive number of games")
     if seed < 0:

@@ -150,3 +150,20 @@ def test_a_balanced_1_run_keeps_its_seats():
         ("threecees", "deltas", "enigmas", "tectonics")]
     with pytest.raises(Exception, match="balanced-2"):
         make_plan("underhaven", n_games=3, n_players=4, seed=5, seating="balanced-9")
+
+
+def test_the_cli_offers_every_design_version_and_defaults_to_the_current_one():
+    """`--seating` lists `seating.VERSIONS` (the CLI keeps its own list so that `delve --help`
+    imports nothing heavy) and a plan without one gets `seating.VERSION`."""
+    import click
+
+    from delve.cli.base import seating_option
+    from pipelines.run.seating import VERSION, VERSIONS
+
+    @click.command()
+    @seating_option
+    def cmd(seating):
+        pass
+    opt = next(p for p in cmd.params if p.name == "seating")
+    assert set(opt.type.choices) == set(VERSIONS) and opt.default == VERSION
+    assert make_plan("underhaven", n_games=1, n_players=4, seed=1, seating=None).seating == VERSION
