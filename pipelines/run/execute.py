@@ -619,12 +619,15 @@ def _run(plan, writer, tasks, results, run_id, *, jobs, progress, flush_s, t0,
             writer.park(pending.batch() if pending.batches else None)
         _close(results)  # stop the workers still playing
         if writer.parked_games or writer.run_row is not None:
-            raise StoreError(
-                f"Run {run_id} stopped ({type(exc).__name__}: {exc}) while another process "
-                f"held '{store.path}': {summary.games_written} games are written and "
-                f"{writer.parked_games} are staged in '{writer.staged.dir}'. Once the file is "
-                f"free, resume with: {resume_command(run_id, store.path)} (it writes the staged "
-                f"games first).") from exc
+            held = (f"Run {run_id} stopped ({type(exc).__name__}: {exc}) while another process "
+                    f"held '{store.path}': {summary.games_written} games are written and "
+                    f"{writer.parked_games} are staged in '{writer.staged.dir}'. Once the file "
+                    f"is free, resume with: {resume_command(run_id, store.path)} (it writes the "
+                    f"staged games first).")
+            if isinstance(exc, KeyboardInterrupt):   # still an interrupt (exit 130), with where
+                exc.delve_message = held             # the games are
+                raise
+            raise StoreError(held) from exc
         kept = f"{store_games(store, run_id)} of {store_planned(store, run_id)} games are kept"
         resume = resume_command(run_id, store.path)
         if isinstance(exc, KeyboardInterrupt):
