@@ -11,26 +11,32 @@ from .base import db_option, seating_option
 @click.argument("game")
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
 @click.option("--games", type=click.IntRange(min=1), default=100, show_default=True,
-              help="Games per rung (split evenly over the seats).")
+              help="Games per rung (split evenly over the seats, each seat's share rounded "
+                   "up to whole seating cycles so that it holds every faction equally often).")
 @click.option("--budget", "start_budget", type=click.IntRange(min=1), default=100,
               show_default=True, help="Budget of the first MCTS rung (forward-model calls).")
 @click.option("--rungs", "n_search", type=click.IntRange(min=0), default=3, show_default=True,
               help="MCTS rungs above greedy, the budget doubling at each.")
+@click.option("--specs", default=None,
+              help="The rungs from the bottom as a comma list of bot specs (e.g. "
+                   "'random,greedy,mcts:400,mcts:1600'), instead of --budget and --rungs.")
 @click.option("--vs", default=None, help="Play every rung against this bot (e.g. greedy) "
-                                         "instead of the rung below.")
+                                         "instead of the rung below; a rung is then validated "
+                                         "by its paired gain over the rung before it.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--label", default="", help="Label of the ladder's runs (default 'ladder ID').")
 @seating_option
 @db_option
-def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs, label, seating,
-                   db):
+def ladder_command(game, players, games, start_budget, n_search, specs, vs, seed, jobs, label,
+                   seating, db):
     """Play the skill ladder of GAME: random < greedy < mcts:B < mcts:2B < ..., each rung in
-    one seat against the rung below in the others (seats rotated); print each rung's win rate
-    with its 95% interval against the fair share, and which rungs are validated (interval
-    above the fair share).  The rungs are runs in the database (label 'ladder ID')."""
+    one seat against the rung below in the others (seats rotated, every rung on the same
+    deals); print each rung's win rate with its 95% interval, its test against the rung below
+    (Holm-corrected over the ladder's rungs) and the strongest validated rung.  The rungs are
+    runs in the database (label 'ladder ID')."""
     from engine.core.registry import get_game
-    from pipelines.ladder.ladder import ladder_rungs, run_ladder
+    from pipelines.ladder.ladder import ladder_rungs, per_seat_games, run_ladder, strongest
     from pipelines.run.plan import parse_bots
     from pipelines.store import Store, check_db_path
 
@@ -41,25 +47,42 @@ def ladder_command(game, players, games, start_budget, n_search, vs, seed, jobs,
                          f"{', '.join(map(str, g.player_counts))} players")
     if vs:
         parse_bots(vs, 1)
+    if specs is not None:
+        rungs = [x.strip() for x in specs.split(",") if x.strip()]
+        if len(rungs) < 2:
+            raise click.BadParameter(f"'{specs}': expected at least two bot specs, the bottom "
+                                     f"rung first", param_hint="--specs")
+        try:
+            parse_bots(",".join(rungs), len(rungs))
+        except Exception as exc:
+            raise click.BadParameter(str(exc), param_hint="--specs") from exc
+    else:
+        rungs = ladder_rungs(start_budget, n_search)
     check_db_path(db)
-    rungs = ladder_rungs(start_budget, n_search)
     fair = 1.0 / players
-    click.echo(f"ladder of {game} at {players} players: {' < '.join(rungs)}; {games} games "
-               f"per rung; fair share {fair:.1%}")
+    per_seat = per_seat_games(game, games, players, seating)
+    click.echo(f"ladder of {game} at {players} players: {' < '.join(rungs)}; "
+               f"{per_seat * players} games per rung ({per_seat} per seat, whole seating "
+               f"cycles; the same deals in every rung); fair share {fair:.1%}")
     lid, out = run_ladder(game, Store(db), players=players, games=games, rungs=rungs,
                           seed=seed, jobs=jobs, vs=vs, label=label, echo=click.echo,
                           seating=seating)
     click.echo(f"\nladder {lid} -> {db}")
     click.echo(f"{'rung':<24} {'against':<14} {'games':>6} {'win rate':>9} {'95% interval':>17}"
-               f"  validated")
-    best = None
+               f"  {'tested against':<26} {'Holm p':>8}  validated")
     for r in out:
         lo, hi = r.interval()
-        ok = r.validated(fair)
-        best = r.spec if ok else best
+        test = r.against
+        if r.pairs:
+            test += f" {r.diff * 100:+.1f} [{r.diff_low * 100:+.1f}, {r.diff_high * 100:+.1f}]"
         click.echo(f"{r.spec:<24} {r.below:<14} {r.games:>6} {r.rate:>9.1%} "
-                   f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {'yes' if ok else 'no'}")
-    click.echo(f"strongest validated rung: {best or 'none'}")
+                   f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {test:<26} {r.p_holm:>8.2g}  "
+                   f"{'yes' if r.validated else 'no'}")
+    click.echo("A rung is validated when it beats the rung below (its share above the fair "
+               "share" + ("; with --vs, a later rung's paired gain over the rung before it "
+                          "on the same deals" if vs else "") +
+               "), Holm over the ladder's rungs, and every rung below it is validated.")
+    click.echo(f"strongest validated rung: {strongest(out) or 'none'}")
 
 
 @click.command("tune")

@@ -7,7 +7,7 @@ import json
 
 import duckdb
 
-from pipelines.ladder.ladder import ladder_rungs, stored_ladder
+from pipelines.ladder.ladder import ladder_rungs, per_seat_games, stored_ladder
 from pipelines.ladder.match import wilson
 from pipelines.ladder.tune import parse_grid
 from pipelines.store import Store
@@ -38,20 +38,115 @@ def test_ladder_command_writes_its_rungs_as_runs(tmp_path, cli):
     assert "strongest validated rung:" in res.output
     lines = [ln for ln in res.output.splitlines() if ln.startswith(("greedy ", "mcts:8 "))]
     assert len(lines) == 2 and lines[1].split()[1] == "greedy"
+    per_seat = per_seat_games("toy", 8, 2)
+    assert per_seat >= 4 and per_seat % cycle("toy", 2) == 0
     con = duckdb.connect(str(db), read_only=True)
-    runs = con.execute("SELECT label, config, bots, n_games FROM runs ORDER BY run_id").fetchall()
+    runs = con.execute("SELECT label, config, bots, n_games, seed FROM runs ORDER BY run_id"
+                       ).fetchall()
     con.close()
     assert len(runs) == 4                          # 2 rungs x 2 seats
-    cfgs = [json.loads(c) for _l, c, _b, _n in runs]
+    cfgs = [json.loads(c) for _l, c, _b, _n, _s in runs]
     lid = cfgs[0]["ladder"]["id"]
-    assert all(r[0] == f"ladder {lid}" and r[3] == 4 for r in runs)
+    assert all(r[0] == f"ladder {lid}" and r[3] == per_seat for r in runs)
     assert {(c["ladder"]["rung"], c["ladder"]["seat"]) for c in cfgs} == {(1, 0), (1, 1),
                                                                             (2, 0), (2, 1)}
     assert {r[2] for r in runs} == {"greedy,random", "random,greedy", "mcts:8,greedy",
                                     "greedy,mcts:8"}
+    # duplicate deals: a seat's run has the same seed in every rung
+    assert {(c["ladder"]["seat"], s) for (_l, _c, _b, _n, s), c in zip(runs, cfgs)} == {
+        (0, 3), (1, 4)}
     stored = stored_ladder(Store(db), lid)
     assert [(r["spec"], r["below"], r["games"]) for r in stored] == [
-        ("greedy", "random", 8), ("mcts:8", "greedy", 8)]
+        ("greedy", "random", 2 * per_seat), ("mcts:8", "greedy", 2 * per_seat)]
+
+
+def cycle(game_id: str, players: int) -> int:
+    from engine.core.registry import get_game
+    from pipelines.run import seating
+    g = get_game(game_id)
+    return seating.make_design(list(g.factions(g.load_rules().model)), players, 0).cycle
+
+
+def test_a_rung_holds_the_same_deals_and_every_faction_equally_often_at_its_seat(tmp_path, cli):
+    """The rungs are paired game by game (the same seed, map and factions at every seat), and
+    the rung's seat holds every faction equally often (whole seating cycles)."""
+    db = tmp_path / "l.duckdb"
+    res = cli("ladder", "toy", "--players", 2, "--games", 6, "--specs",
+              "random,greedy,mcts:6,mcts:12", "--vs", "greedy", "--seed", 11, "--db", db)
+    assert res.exit_code == 0, res.output
+    con = duckdb.connect(str(db), read_only=True)
+    rows = con.execute(
+        "SELECT json_extract(r.config, '$.ladder.rung')::INT, "
+        "json_extract(r.config, '$.ladder.seat')::INT AS seat, g.game_id, g.seed, g.map, "
+        "list(p.faction ORDER BY p.seat) FROM runs r JOIN games g USING (run_id) "
+        "JOIN players p USING (run_id, game_id) GROUP BY ALL ORDER BY 1, 2, 3").fetchall()
+    held = con.execute(
+        "SELECT p.faction, count(*) FROM runs r JOIN players p USING (run_id) "
+        "WHERE p.seat = json_extract(r.config, '$.ladder.seat')::INT "
+        "AND json_extract(r.config, '$.ladder.rung')::INT = 1 GROUP BY 1").fetchall()
+    con.close()
+    deals = {}
+    for rung, seat, game, seed, mp, factions in rows:
+        deals.setdefault(rung, []).append((seat, game, seed, mp, tuple(factions)))
+    assert sorted(deals) == [1, 2, 3] and deals[1] == deals[2] == deals[3]
+    assert len(deals[1]) >= 6
+    assert len({n for _f, n in held}) == 1, held     # every faction equally often
+    # with --vs greedy: greedy itself plays random; the search rungs play greedy, the upper
+    # one tested by its paired gain over the lower on the same deals
+    lid = json.loads(duckdb.connect(str(db), read_only=True).execute(
+        "SELECT any_value(config) FROM runs").fetchone()[0])["ladder"]["id"]
+    stored = stored_ladder(Store(db), lid)
+    assert [(r["spec"], r["below"], r["against"]) for r in stored] == [
+        ("greedy", "random", "fair share"), ("mcts:6", "greedy", "fair share"),
+        ("mcts:12", "greedy", "mcts:6 (paired)")]
+    assert "mcts:6 (paired)" in res.output
+
+
+def test_validation_is_holm_corrected_and_a_chain_from_the_bottom():
+    from pipelines.ladder.ladder import Rung, strongest, validate
+    strong = Rung(1, "greedy", "random", games=400, wins=300.0)     # 75% against 50% fair
+    weak = Rung(2, "mcts:8", "greedy", games=400, wins=190.0)       # below the fair share
+    top = Rung(3, "mcts:16", "mcts:8", games=400, wins=260.0)
+    validate([strong, weak, top], 0.5, None)
+    assert strong.validated and not weak.validated and not top.validated   # the chain broke
+    assert strongest([strong, weak, top]) == "greedy"
+    assert strong.p_holm >= strong.p_value and weak.p_holm == 1.0
+    # a rung just significant on its own is not after Holm over three rungs
+    a = Rung(1, "greedy", "random", games=400, wins=221.0)
+    from pipelines.stats import rate_test
+    assert rate_test(221.0, 400, 0.5) < 0.05
+    validate([a, Rung(2, "x", "y", games=400, wins=200.0), Rung(3, "z", "w", games=400,
+                                                                 wins=200.0)], 0.5, None)
+    assert not a.validated and a.p_holm > 0.05
+
+
+def test_with_vs_a_later_rung_is_validated_by_its_paired_gain():
+    from pipelines.ladder.ladder import Rung, paired_gain, validate
+    keys = [(s, g, 100 + g) for s in range(2) for g in range(100)]
+    first = Rung(1, "mcts:8", "greedy", games=200, wins=130.0,
+                 credits={k: 1.0 if i % 20 < 13 else 0.0 for i, k in enumerate(keys)})
+    # the second wins every deal the first won, and 40 more: a paired gain of +20 points
+    more = dict(first.credits)
+    extra = [k for k, v in more.items() if v == 0.0][:40]
+    more.update({k: 1.0 for k in extra})
+    second = Rung(2, "mcts:16", "greedy", games=200, wins=sum(more.values()), credits=more)
+    n, d, lo, hi, p = paired_gain(first.credits, second.credits)
+    assert n == 200 and abs(d - 0.20) < 1e-12 and 0 < lo < d < hi and p < 1e-6
+    validate([first, second], 0.5, "greedy")
+    assert first.against == "fair share" and second.against == "mcts:8 (paired)"
+    assert first.validated and second.validated
+    # the same share without pairs (older ladders) falls back to the fair share
+    lone = Rung(2, "mcts:16", "greedy", games=200, wins=120.0)
+    validate([Rung(1, "mcts:8", "greedy", games=200, wins=130.0), lone], 0.5, "greedy")
+    assert lone.against == "fair share" and lone.validated
+
+
+def test_ladder_specs_must_be_bots(tmp_path, cli):
+    res = cli("ladder", "toy", "--specs", "random", "--db", tmp_path / "x.duckdb")
+    assert res.exit_code == 2 and "--specs" in res.output
+    res = cli("ladder", "toy", "--specs", "random,nosuchbot", "--db", tmp_path / "x.duckdb")
+    assert res.exit_code == 2 and "--specs" in res.output
+    assert not (tmp_path / "x.duckdb").exists()
 
 
 def test_ladder_rejects_a_bad_player_count(tmp_path, cli):
