@@ -13,6 +13,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Mapping
 
+from engine.core.names import without_article
+
 #: The columns that hold ids a game may name.
 ID_COLUMNS = ("category", "action", "phase", "faction", "opponent")
 
@@ -22,7 +24,7 @@ def faction_name(entry_name: str | None, faction_id: str) -> str:
     article ('The Deepdelvers' -> 'Deepdelvers', 'Reef Colony'), else its id in words
     ('blue' -> 'Blue')."""
     if entry_name:
-        return entry_name[4:] if entry_name.startswith("The ") else entry_name
+        return without_article(entry_name)
     return faction_id.replace("_", " ").capitalize()
 
 

@@ -25,6 +25,11 @@ def entry_name(doc: Any, path: str, entry: str) -> str | None:
     return str(node["name"]) if isinstance(node, dict) and node.get("name") else None
 
 
+def without_article(name: str) -> str:
+    """A name as a sentence or an axis uses it: 'The Deepdelvers' -> 'Deepdelvers'."""
+    return name[4:] if name.startswith("The ") else name
+
+
 def entry_names(doc: Any) -> dict[str, str]:
     """The display name of every entry of a rules document, by id (the first met, depth
     first, where two collections use one id)."""

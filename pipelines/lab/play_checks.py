@@ -29,7 +29,7 @@ import math
 
 import polars as pl
 
-from engine.core.names import entry_name
+from engine.core.names import entry_name, without_article
 from pipelines.stats import exact_ci, mean_ci, median_ci, ratio_ci
 
 from .checks_data import Thresholds
@@ -113,6 +113,10 @@ class Names:
             return self.label(entry)
         shown = entry_name(self.doc, coll, entry)
         return self.labels.get(shown or entry) or shown or self.label(entry)
+
+    def faction(self, faction: str) -> str:
+        """'Gemwardens': a faction as the pages name it (its entry's name without the article)."""
+        return without_article(self.entry(faction, "factions"))
 
     def option(self, key: str) -> str:
         if ":" in key:
@@ -201,7 +205,7 @@ def check_saturation(frame: pl.DataFrame, th: Thresholds, names: Names):
                      "low": low, "high": high})
         if share > th.saturation_share and n >= 5 and (r["tier"], r["category"]) not in flagged_equal:
             findings.append(_finding(
-                "saturation", f"{names.category(r['category'])} of {names.entry(r['faction'], 'factions')}",
+                "saturation", f"{names.category(r['category'])} of {names.faction(r['faction'])}",
                 True,
                 f"{k} of {n} seats ({interval(share, low, high)}) score its most, {cap} "
                 f"(mean {r['mean']:.1f}; flag above {pct(th.saturation_share)}): a cap reached "

@@ -203,3 +203,21 @@ def test_every_seats_score_is_judged_per_game_not_per_seat():
     found, table = check_range(frame, th)
     assert table["n"].to_list() == [6] and "over 6 games" in found[0].evidence
     assert found[0].value == pytest.approx(61.5) and found[0].flagged
+
+
+def test_a_check_sentence_names_a_faction_as_the_pages_do():
+    """'Gemwardens', not 'The Gemwardens' (the rules entry's name without its article, as the
+    pages' `faction_name`)."""
+    import json
+
+    from dashboard.labels import faction_name
+    from engine.core.names import entry_name
+    from engine.core.registry import get_game
+    from pipelines.lab.play_checks import Names
+    g = get_game("glimmerdeep")
+    rules = g.load_rules()
+    names = Names("glimmerdeep", json.dumps(rules.doc))
+    for f in g.factions(rules.model):
+        assert names.faction(f) == faction_name(entry_name(rules.doc, "factions", f), f)
+        assert not names.faction(f).startswith("The ")
+    assert names.faction("gemwardens") == "Gemwardens"
