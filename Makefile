@@ -36,7 +36,7 @@ chromium:
 	  || echo "warning: could not install Debian's chromium; the browser tests need it"
 
 test: $(STAMP) chromium
-	$(BIN)/python -m pytest -q -n 2
+	$(BIN)/python -m pytest -q -n 2 --durations=25
 
 # 10,000 random games of every registered game, invariants checked after every step.
 SOAK_GAMES ?= 10000
