@@ -26,21 +26,38 @@ from .base import db_option, seating_option
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=1, show_default=True)
 @click.option("--label", default="", help="Label of the ladder's runs (default 'ladder ID').")
+@click.option("--show", "show_id", default=None, metavar="LADDER_ID",
+              help="Print a stored ladder's table again (tested again from its runs) instead "
+                   "of playing one.")
 @seating_option
 @db_option
 def ladder_command(game, players, games, start_budget, n_search, specs, vs, seed, jobs, label,
-                   seating, db):
+                   show_id, seating, db):
     """Play the skill ladder of GAME: random < greedy < mcts:B < mcts:2B < ..., each rung in
     one seat against the rung below in the others (seats rotated, every rung on the same
     deals); print each rung's win rate with its 95% interval, its test against the rung below
     (Holm-corrected over the ladder's rungs) and the strongest validated rung.  The rungs are
     runs in the database (label 'ladder ID')."""
     from engine.core.registry import get_game
-    from pipelines.ladder.ladder import ladder_rungs, per_seat_games, run_ladder, strongest
+    from pipelines.ladder.ladder import ladder_rungs, per_seat_games, run_ladder, stored_rungs
     from pipelines.run.plan import parse_bots
     from pipelines.store import Store, check_db_path
 
     g = get_game(game)
+    if show_id is not None:
+        from pathlib import Path
+
+        from engine.core.errors import DelveError
+        if not Path(db).is_file():
+            raise DelveError(f"Database '{db}' does not exist (--db): expected the database "
+                             f"the ladder was played into")
+        out, n_players, stored_vs = stored_rungs(Store(db), show_id)
+        if not out:
+            raise click.BadParameter(f"no run of '{db}' belongs to ladder '{show_id}'",
+                                     param_hint="--show")
+        click.echo(f"ladder {show_id} of {game} at {n_players} players <- {db}")
+        print_ladder(out, stored_vs)
+        return
     if players not in g.player_counts:
         from engine.core.errors import SetupError
         raise SetupError(f"--players {players}: {g.title} seats "
@@ -68,6 +85,12 @@ def ladder_command(game, players, games, start_budget, n_search, specs, vs, seed
                           seed=seed, jobs=jobs, vs=vs, label=label, echo=click.echo,
                           seating=seating)
     click.echo(f"\nladder {lid} -> {db}")
+    print_ladder(out, vs)
+
+
+def print_ladder(out, vs) -> None:
+    """The ladder's table: each rung's rate, interval, test against the rung below, Holm p."""
+    from pipelines.ladder.ladder import strongest
     click.echo(f"{'rung':<24} {'against':<14} {'games':>6} {'win rate':>9} {'95% interval':>17}"
                f"  {'tested against':<26} {'Holm p':>8}  validated")
     for r in out:

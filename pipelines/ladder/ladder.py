@@ -201,9 +201,9 @@ def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str
     return ladder_id, out
 
 
-def stored_ladder(store, ladder_id: str) -> list[dict]:
-    """A stored ladder's rungs from its runs: rung, spec, below, games, wins (by seat share),
-    the validation of `validate` (paired only where the ladder's deals are duplicates)."""
+def stored_rungs(store, ladder_id: str) -> tuple[list[Rung], int, str | None]:
+    """(rungs, players, vs) of a stored ladder, validated again from its runs (paired only
+    where the ladder's deals are duplicates); no rung when no run holds the id."""
     with store.read() as con:
         rows = con.execute(
             "SELECT run_id, json_extract(config, '$.ladder.rung')::INTEGER AS rung, "
@@ -231,6 +231,12 @@ def stored_ladder(store, ladder_id: str) -> list[dict]:
             r.credits = {}
     if out and players:
         validate(out, 1.0 / players, vs)
+    return out, players, vs
+
+
+def stored_ladder(store, ladder_id: str) -> list[dict]:
+    """A stored ladder's rungs from its runs: rung, spec, below, games, wins (by seat share),
+    the validation of `validate` (`stored_rungs`)."""
     return [{"rung": r.index, "spec": r.spec, "below": r.below, "games": r.games,
              "wins": r.wins, "against": r.against, "diff": r.diff, "p_holm": r.p_holm,
-             "validated": r.validated} for r in out]
+             "validated": r.validated} for r in stored_rungs(store, ladder_id)[0]]

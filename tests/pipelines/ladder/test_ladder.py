@@ -202,3 +202,21 @@ def test_simulate_tiers_replays_the_same_games_at_each_tier(tmp_path, cli):
 def test_tiers_must_be_distinct_bots(tmp_path, cli):
     res = cli("simulate", "toy", "--tiers", "greedy,greedy", "--db", tmp_path / "x.duckdb")
     assert res.exit_code == 2 and "--tiers" in res.output
+
+
+def test_ladder_show_prints_a_stored_ladder_again(tmp_path, cli):
+    db = tmp_path / "l.duckdb"
+    res = cli("ladder", "toy", "--players", 2, "--games", 4, "--specs", "random,greedy",
+              "--seed", 2, "--db", db)
+    assert res.exit_code == 0, res.output
+    lid = res.output.split("\nladder ")[1].split()[0]
+    table = res.output[res.output.index("\nrung "):]
+    shown = cli("ladder", "toy", "--show", lid, "--db", db)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output.splitlines()[0] == f"ladder {lid} of toy at 2 players <- {db}"
+    assert shown.output[shown.output.index("\nrung "):] == table     # the same table, tested again
+    res = cli("ladder", "toy", "--show", "nosuchid", "--db", db)
+    assert res.exit_code == 2 and "--show" in res.output and "nosuchid" in res.output
+    res = cli("ladder", "toy", "--show", lid, "--db", tmp_path / "none.duckdb")
+    assert res.exit_code != 0 and "none.duckdb" in res.output
+    assert not (tmp_path / "none.duckdb").exists()
