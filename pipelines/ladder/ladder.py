@@ -93,12 +93,6 @@ def seat_credits(store, run_id: str, seat: int) -> dict:
     return {(seat, int(g), int(s)): float(c) for g, s, c in rows}
 
 
-def seat_share(store, run_id: str, seat: int) -> tuple[int, float]:
-    """(games, wins) of `seat` in a run; a win shared by k seats counts 1/k."""
-    credits = seat_credits(store, run_id, seat)
-    return len(credits), sum(credits.values())
-
-
 def paired_gain(before: dict, after: dict):
     """(pairs, diff, low, high, p) of after's share minus before's on the deals both played:
     Newcombe's interval and the exact McNemar test on the win credits."""
