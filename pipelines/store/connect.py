@@ -4,7 +4,7 @@ DuckDB lets one process write a file while no other process has it open.  The si
 holds the file between writes, and readers (the dashboard, notebooks) open it read-only only for
 the length of a query; whoever finds it locked retries with a short, jittered backoff instead of
 failing.  `retrying_connect` is that loop, used by the writer (`Store.write`), by
-`connect_read` and by the dashboard's queries.
+`connect_read` and by the dashboard's queries; a waiting writer goes first ("writers first").
 """
 
 from __future__ import annotations
@@ -60,20 +60,81 @@ WRITE_CONFIG = {"threads": 1, "checkpoint_threshold": "1KB",
                 "storage_compatibility_version": "v1.3.0"}
 
 
+# --- writers first -------------------------------------------------------------------------
+# Readers that open the file back to back (two dashboards refreshing a live run every 2 s on a
+# loaded machine) can hold it nearly all the time, and a writer that only retries would starve:
+# a stopping simulation could not even write its status (stop 37's CI: a run SIGTERMed while two
+# dashboards watched it stayed "running", then "stalled").  So a writer that finds the file held
+# says so in a flag file beside it (`<db>.writer-waiting`, its mtime refreshed at every retry),
+# and a reader about to open the file waits while that flag is fresh, for at most
+# READER_YIELD_S: readers already inside finish their query, no new one starts, and the writer
+# gets the file as soon as they are out.  A flag left by a killed writer goes stale in
+# WAITING_FRESH_S and is then ignored.
+WAITING_FRESH_S = 2.0
+READER_YIELD_S = 10.0
+
+
+def writer_waiting_flag(path: str | os.PathLike) -> Path:
+    """The flag file a writer waiting for `path` keeps fresh (`retrying_connect`)."""
+    return Path(f"{path}.writer-waiting")
+
+
+def _writer_waiting(flag: Path) -> bool:
+    try:
+        return time.time() - flag.stat().st_mtime < WAITING_FRESH_S
+    except OSError:
+        return False
+
+
+def _yield_to_writer(flag: Path, deadline: float) -> None:
+    """A reader's wait while a writer is waiting for the file (never past `deadline`)."""
+    until = min(deadline, time.monotonic() + READER_YIELD_S)
+    while _writer_waiting(flag) and time.monotonic() < until:
+        time.sleep(0.02 + 0.03 * _jitter())
+
+
+class _WaitingFlag:
+    """A writer's flag: raised (created or touched) at each failed attempt, dropped when the
+    writer is in or gives up.  A directory that cannot take the flag only loses the priority."""
+
+    def __init__(self, path: str):
+        self.flag, self.raised = writer_waiting_flag(path), False
+
+    def raise_(self) -> None:
+        with contextlib.suppress(OSError):
+            self.flag.touch()
+            self.raised = True
+
+    def drop(self) -> None:
+        if self.raised:
+            with contextlib.suppress(OSError):
+                self.flag.unlink()
+            self.raised = False
+
+
 def retrying_connect(path: str, *, read_only: bool, timeout: float) -> duckdb.DuckDBPyConnection:
     """Open `path` (read-only, or with the writer's settings), retrying for `timeout` seconds
-    while another process holds the file; then the lock error is raised."""
+    while another process holds the file; then the lock error is raised.  A reader first waits
+    while a writer is waiting for the file; a writer raises that flag while it waits."""
     deadline = time.monotonic() + timeout
     delay = 0.002
     config = {} if read_only else WRITE_CONFIG
-    while True:
-        try:
-            return duckdb.connect(path, read_only=read_only, config=config)
-        except duckdb.Error as exc:
-            if not is_lock_error(exc) or time.monotonic() > deadline:
-                raise
-        time.sleep(delay * (0.5 + _jitter()))
-        delay = min(delay * 1.6, 0.1)
+    flag = _WaitingFlag(path)
+    try:
+        while True:
+            if read_only:
+                _yield_to_writer(flag.flag, deadline)
+            try:
+                return duckdb.connect(path, read_only=read_only, config=config)
+            except duckdb.Error as exc:
+                if not is_lock_error(exc) or time.monotonic() > deadline:
+                    raise
+            if not read_only:
+                flag.raise_()
+            time.sleep(delay * (0.5 + _jitter()))
+            delay = min(delay * 1.6, 0.1)
+    finally:
+        flag.drop()
 
 
 #: The name the writer's instance gives the attached file (its default catalog while attached).
@@ -107,20 +168,25 @@ class WriterInstance:
         deadline = time.monotonic() + timeout
         delay = 0.002
         con = self._instance().cursor()
-        while True:
-            try:
-                con.execute(f"ATTACH '{_quote(path)}' AS {WRITE_ALIAS}")
-                con.execute(f"USE {WRITE_ALIAS}")
-                return con
-            except duckdb.Error as exc:
-                if not is_lock_error(exc) or time.monotonic() > deadline:
-                    with contextlib.suppress(duckdb.Error):
-                        con.close()
-                    if isinstance(exc, duckdb.FatalException):
-                        self.discard()
-                    raise
-            time.sleep(delay * (0.5 + _jitter()))
-            delay = min(delay * 1.6, 0.1)
+        flag = _WaitingFlag(path)   # readers wait while it is fresh (writers first, above)
+        try:
+            while True:
+                try:
+                    con.execute(f"ATTACH '{_quote(path)}' AS {WRITE_ALIAS}")
+                    con.execute(f"USE {WRITE_ALIAS}")
+                    return con
+                except duckdb.Error as exc:
+                    if not is_lock_error(exc) or time.monotonic() > deadline:
+                        with contextlib.suppress(duckdb.Error):
+                            con.close()
+                        if isinstance(exc, duckdb.FatalException):
+                            self.discard()
+                        raise
+                flag.raise_()
+                time.sleep(delay * (0.5 + _jitter()))
+                delay = min(delay * 1.6, 0.1)
+        finally:
+            flag.drop()
 
     def detach(self, con: duckdb.DuckDBPyConnection) -> None:
         """Close the file (it checkpoints what a failed commit left, like closing did) and the
