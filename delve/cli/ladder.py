@@ -29,10 +29,14 @@ from .base import db_option, seating_option
 @click.option("--show", "show_id", default=None, metavar="LADDER_ID",
               help="Print a stored ladder's table again (tested again from its runs) instead "
                    "of playing one.")
+@click.option("--resume", "resume_id", default=None, metavar="LADDER_ID",
+              help="Finish a ladder that was cut short (interrupted, a machine restarted): "
+                   "its finished runs are kept, a run cut short plays only its missing games, "
+                   "and the rest is played with the ladder's own options (--jobs may differ).")
 @seating_option
 @db_option
 def ladder_command(game, players, games, start_budget, n_search, specs, vs, seed, jobs, label,
-                   show_id, seating, db):
+                   show_id, resume_id, seating, db):
     """Play the skill ladder of GAME: random < greedy < mcts:B < mcts:2B < ..., each rung in
     one seat against the rung below in the others (seats rotated, every rung on the same
     deals); print each rung's win rate with its 95% interval, its test against the rung below
@@ -57,6 +61,23 @@ def ladder_command(game, players, games, start_budget, n_search, specs, vs, seed
                                      param_hint="--show")
         click.echo(f"ladder {show_id} of {game} at {n_players} players <- {db}")
         print_ladder(out, stored_vs)
+        return
+    if resume_id is not None:
+        from pathlib import Path
+
+        from engine.core.errors import DelveError
+        from pipelines.ladder.ladder import resume_ladder
+        if not Path(db).is_file():
+            raise DelveError(f"Database '{db}' does not exist (--db): expected the database "
+                             f"the ladder was played into")
+        listed = None
+        if specs is not None:
+            listed = [x.strip() for x in specs.split(",") if x.strip()]
+        info, out = resume_ladder(Store(db), resume_id, game=g.id, jobs=jobs, specs=listed,
+                                  echo=click.echo)
+        click.echo(f"\nladder {resume_id} of {g.id} at {info['players']} players: "
+                   f"{' < '.join(info['rungs'])} -> {db}")
+        print_ladder(out, info["vs"])
         return
     if players not in g.player_counts:
         from engine.core.errors import SetupError

@@ -155,11 +155,22 @@ def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str
                seating: str | None = None) -> tuple[str, list[Rung]]:
     """Play the ladder; `vs` fixes the other seats' bot for every rung (e.g. greedy) instead
     of the rung below.  Returns the ladder id and its rungs (from rung 1 up), validated."""
-    from pipelines.run.execute import run_plan
-    from pipelines.run.plan import make_plan, parse_bots
-
     ladder_id = uuid.uuid4().hex[:8]
     per_seat = per_seat_games(game_id, games, players, seating)
+    out = _play(game_id, store, ladder_id, players=players, per_seat=per_seat, rungs=rungs,
+                seed=seed, jobs=jobs, vs=vs, label=label or f"ladder {ladder_id}",
+                progress=progress, echo=echo, seating=seating, stored={})
+    validate(out, 1.0 / players, vs)
+    return ladder_id, out
+
+
+def _play(game_id, store, ladder_id, *, players, per_seat, rungs, seed, jobs, vs, label,
+          progress, echo, seating, stored) -> list[Rung]:
+    """Play the ladder's runs, one per rung and seat; a run in `stored` ((rung, seat) -> its
+    runs row) is taken as it is when done and resumed (its missing games played) when not."""
+    from pipelines.run.execute import run_plan
+    from pipelines.run.plan import make_plan, parse_bots, plan_from_run
+
     out = []
     for k in range(1, len(rungs)):
         spec = parse_bots(rungs[k], 1)[0]
@@ -170,29 +181,114 @@ def run_ladder(game_id: str, store, *, players: int, games: int, rungs: list[str
             continue
         rung = Rung(k, spec, below)
         for s in range(players):
-            bots = ",".join(spec if j == s else below for j in range(players))
-            run_seed = seed + s          # the same deals at this seat in every rung
-            plan = make_plan(game_id, n_games=per_seat, n_players=players, bots=bots,
-                             seed=run_seed, seating=seating)
-            config = {"game": game_id, "games": per_seat, "players": players, "bots": bots,
-                      "seed": run_seed, "jobs": jobs, "log_moves": False,
-                      "game_modules": list(plan.game_modules),
-                      "ladder": {"id": ladder_id, "rung": k, "spec": spec, "below": below,
-                                 "seat": s, "vs": vs, "deals": "duplicate"}}
-            summary = run_plan(plan, store, jobs=jobs, log_moves=False,
-                               label=label or f"ladder {ladder_id}", config=config,
-                               progress=progress)
-            credits = seat_credits(store, summary.run_id, s)
+            row = stored.get((k, s))
+            if row is not None and row["status"] == "done":
+                run_id = row["run_id"]
+            elif row is not None:            # cut short: play the games it does not have
+                _not_live(row)
+                echo(f"  resuming {row['run_id']} (rung {k}, seat {s}: {row['games_done']} "
+                     f"of {row['n_games']} games)")
+                run_id = run_plan(plan_from_run(row), store, jobs=jobs, log_moves=False,
+                                  progress=progress, run_id=row["run_id"], resume=True).run_id
+            else:
+                bots = ",".join(spec if j == s else below for j in range(players))
+                run_seed = seed + s          # the same deals at this seat in every rung
+                plan = make_plan(game_id, n_games=per_seat, n_players=players, bots=bots,
+                                 seed=run_seed, seating=seating)
+                config = {"game": game_id, "games": per_seat, "players": players, "bots": bots,
+                          "seed": run_seed, "jobs": jobs, "log_moves": False,
+                          "game_modules": list(plan.game_modules),
+                          "ladder": {"id": ladder_id, "rung": k, "spec": spec, "below": below,
+                                     "seat": s, "vs": vs, "deals": "duplicate",
+                                     "rungs": list(rungs)}}
+                run_id = run_plan(plan, store, jobs=jobs, log_moves=False, label=label,
+                                  config=config, progress=progress).run_id
+            credits = seat_credits(store, run_id, s)
             rung.credits.update(credits)
             rung.games += len(credits)
             rung.wins += sum(credits.values())
-            rung.run_ids.append(summary.run_id)
+            rung.run_ids.append(run_id)
         out.append(rung)
         lo, hi = rung.interval()
         echo(f"  rung {k}: {spec} vs {below}: {rung.rate:.1%} [{lo:.1%}, {hi:.1%}] over "
              f"{rung.games} games")
-    validate(out, 1.0 / players, vs)
-    return ladder_id, out
+    return out
+
+
+def _not_live(row: dict) -> None:
+    from engine.core.errors import DelveError
+    from pipelines.store.liveness import liveness
+    if row["status"] == "running" and row.get("heartbeat_at") is not None \
+            and not liveness(row).stalled:
+        raise DelveError(f"Run '{row['run_id']}' of the ladder is still being written by "
+                         f"process {row.get('pid')} on {row.get('host')}: stop that process "
+                         f"first, or wait until the run is stalled (no heartbeat for a minute)")
+
+
+def resume_ladder(store, ladder_id: str, *, game: str | None = None, jobs: int | None = None,
+                  specs: list[str] | None = None, progress: bool = False,
+                  echo=print) -> tuple[dict, list[Rung]]:
+    """Finish a ladder that was cut short: its done runs are kept, a run cut short plays the
+    games it does not have, and the runs never started are played with the ladder's own game,
+    players, games per seat, seeds, `vs`, seating and label.  The rungs come from the ladder's
+    runs (a ladder played since 2026-12-05 stores them all); for an older ladder whose top
+    rungs never started, `specs` names the rungs from the bottom.  Returns (what the ladder
+    is: game, players, rungs, vs, per_seat, seed) and its rungs, validated."""
+    import json
+
+    from engine.core.errors import DelveError
+
+    with store.read() as con:
+        cur = con.execute(
+            "SELECT * FROM runs WHERE json_extract_string(config, '$.ladder.id') = ? "
+            "ORDER BY json_extract(config, '$.ladder.rung')::INTEGER, "
+            "json_extract(config, '$.ladder.seat')::INTEGER", [ladder_id])
+        names = [d[0] for d in cur.description]
+        rows = [dict(zip(names, r)) for r in cur.fetchall()]
+    if not rows:
+        raise DelveError(f"No run of '{store.path}' belongs to ladder '{ladder_id}' (--resume): "
+                         f"expected the id `delve ladder` printed (runs labelled 'ladder ID')")
+    stored, info = {}, None
+    for row in rows:
+        cfg = json.loads(row["config"] or "{}")
+        lad = cfg["ladder"]
+        stored[(int(lad["rung"]), int(lad["seat"]))] = row
+        if info is None or lad.get("rungs"):
+            info = {"game": row["game"], "players": int(cfg["players"]), "vs": lad.get("vs"),
+                    "per_seat": int(row["n_games"]), "seed": int(row["seed"]) - int(lad["seat"]),
+                    "seating": cfg.get("seating"), "label": row["label"],
+                    "rungs": lad.get("rungs"), "deals": lad.get("deals")}
+    if game is not None and info["game"] != game:
+        raise DelveError(f"Ladder '{ladder_id}' is a ladder of {info['game']}, not {game} "
+                         f"(GAME)")
+    if info["deals"] != "duplicate":
+        raise DelveError(f"Ladder '{ladder_id}' was played before rungs shared their deals "
+                         f"(2026-12-04): it cannot be resumed; play it again")
+    known = info["rungs"]
+    if known is None:               # an older ladder: its rungs from its runs
+        by_rung = {}
+        for (k, _), row in stored.items():
+            lad = json.loads(row["config"])["ladder"]
+            by_rung[k] = (lad["spec"], lad["below"])
+        top = max(by_rung)
+        if 1 in by_rung:
+            known = [by_rung[1][1]] + [by_rung.get(k, (None,))[0] for k in range(1, top + 1)]
+        if specs is None and (known is None or None in known):
+            raise DelveError(f"Ladder '{ladder_id}' does not store its rungs and some never "
+                             f"started: give them with --specs (the bottom rung first)")
+    if specs is not None:
+        if known is not None and [x for x in specs[:len(known)]] != known[:len(specs)]:
+            raise DelveError(f"--specs {','.join(specs)} does not match ladder '{ladder_id}', "
+                             f"whose rungs are {','.join(str(x) for x in known)}")
+        known = specs
+    info["rungs"] = known
+    cfg_jobs = json.loads(rows[0]["config"]).get("jobs", 1)
+    out = _play(info["game"], store, ladder_id, players=info["players"],
+                per_seat=info["per_seat"], rungs=known, seed=info["seed"],
+                jobs=jobs or int(cfg_jobs), vs=info["vs"], label=info["label"],
+                progress=progress, echo=echo, seating=info["seating"], stored=stored)
+    validate(out, 1.0 / info["players"], info["vs"])
+    return info, out
 
 
 def stored_rungs(store, ladder_id: str) -> tuple[list[Rung], int, str | None]:

@@ -220,3 +220,52 @@ def test_ladder_show_prints_a_stored_ladder_again(tmp_path, cli):
     res = cli("ladder", "toy", "--show", lid, "--db", tmp_path / "none.duckdb")
     assert res.exit_code != 0 and "none.duckdb" in res.output
     assert not (tmp_path / "none.duckdb").exists()
+
+
+def test_a_ladder_cut_short_is_resumed_to_the_same_table(tmp_path, cli, monkeypatch):
+    """`delve ladder --resume ID`: a ladder interrupted in its second rung (one run failed,
+    one never started) is finished with its own options, each game once, and gives the table
+    of the ladder that was never interrupted."""
+    from pipelines.run import execute as runner
+    args = ("ladder", "toy", "--players", 2, "--games", 8, "--specs", "random,greedy,mcts:8",
+            "--vs", "greedy", "--seed", 3)
+    clean = cli(*args, "--db", tmp_path / "clean.duckdb")
+    assert clean.exit_code == 0, clean.output
+    table = clean.output[clean.output.index("\nrung "):]
+
+    real, calls = runner.play_chunk, []
+
+    def dies_in_the_second_rung(task):    # in its first run's second chunk
+        if "mcts" in repr(task.specs):
+            calls.append(task)
+            if len(calls) == 2:
+                raise KeyboardInterrupt
+        return real(task)
+    monkeypatch.setattr(runner, "play_chunk", dies_in_the_second_rung)
+    db = tmp_path / "cut.duckdb"
+    cut = cli(*args, "--db", db)
+    assert cut.exit_code != 0
+    monkeypatch.setattr(runner, "play_chunk", real)
+    with duckdb.connect(str(db), read_only=True) as con:
+        lid, = {json.loads(c)["ladder"]["id"] for c, in con.execute("SELECT config FROM runs"
+                                                                    ).fetchall()}
+        assert sorted(con.execute("SELECT status FROM runs").fetchall()) == [
+            ("done",), ("done",), ("failed",)]            # seat 1 of rung 2 never started
+        kept = con.execute("SELECT count(*) FROM games JOIN runs USING (run_id) "
+                           "WHERE status = 'failed'").fetchone()[0]
+        assert 0 < kept < per_seat_games("toy", 8, 2)     # seat 0 of rung 2 cut part-way
+
+    wrong = cli("ladder", "glimmerdeep", "--resume", lid, "--db", db)
+    assert wrong.exit_code != 0 and "toy" in wrong.output and "glimmerdeep" in wrong.output
+    res = cli("ladder", "toy", "--resume", lid, "--db", db)
+    assert res.exit_code == 0, res.output
+    assert "resuming" in res.output
+    assert res.output[res.output.index("\nrung "):] == table
+    per_seat = per_seat_games("toy", 8, 2)
+    with duckdb.connect(str(db), read_only=True) as con:
+        assert con.execute("SELECT count(*), count(DISTINCT run_id) FROM runs "
+                           "WHERE status = 'done'").fetchone() == (4, 4)
+        assert con.execute("SELECT count(*), count(DISTINCT (run_id, game_id)) FROM games"
+                           ).fetchone() == (4 * per_seat, 4 * per_seat)
+    again = cli("ladder", "toy", "--resume", "nosuchid", "--db", db)
+    assert again.exit_code != 0 and "nosuchid" in again.output
