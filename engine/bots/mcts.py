@@ -29,6 +29,11 @@ its orders, a worker's steps) the later ones inherit what the first searched.  T
 was built from the seat's own earlier observation, so it holds nothing the seat could not
 see.
 
+With `worlds = K`, a decision deals only K worlds (the first K iterations deal them) and
+iteration i plays on a copy of world i mod K, chance stream included: the options of a node
+are compared on the same hidden cards and the same dice and tiles (common random numbers),
+and later iterations clone instead of dealing.
+
 With `opponents = "greedy"` the other seats do not search: at a node where another seat
 decides, the tree follows the heuristic's best option in the node's ranking (the greedy bot's
 choice up to ties; an opponent model, as in TAG's MCTS), so the visits go to the searching
@@ -132,10 +137,17 @@ class MCTSBot:
         self.seat = seat
         self.fm_calls = 0
         it = 0
+        dealt = [] if p.worlds else None
         while self.fm_calls < p.budget:
             it += 1
             before = self.fm_calls
-            world = det(obs, seat, rng) if det is not None else obs.clone()
+            if dealt is None:
+                world = det(obs, seat, rng) if det is not None else obs.clone()
+            else:                          # `worlds`: K worlds, each played on a copy
+                k = (it - 1) % p.worlds
+                if k == len(dealt):
+                    dealt.append(det(obs, seat, rng) if det is not None else obs.clone())
+                world = dealt[k].clone()
             path = self._descend(root, world)
             rewards = self._rollout(world)
             for node in path:

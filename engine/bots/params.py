@@ -64,6 +64,11 @@ class MCTSParams(RulesModel):
     # decision in between: the state's `step` counter moved by one), the search starts from
     # the subtree of the action it chose, keeping that subtree's visits (TAG's reuseTree).
     reuse: bool = False
+    # Determinisations per decision: 0 = a fresh world for every iteration; K = K worlds
+    # dealt once per decision (as the iterations first need them) and each iteration plays
+    # on a copy of world `iteration mod K`, chance stream included, so the options of a node
+    # are compared on the same hidden cards and the same dice (common random numbers).
+    worlds: int = Field(0, ge=0)
     # The other seats' decisions in the tree: "search" = UCT for each seat's own reward
     # (max-n); "greedy" = each other seat plays the heuristic's best option (the node's
     # ranking, the greedy bot's choice up to ties), so the tree spends its visits on the

@@ -270,3 +270,48 @@ def test_opponent_model_is_a_spec_override():
     assert canonical_spec("mcts:50/opponents=greedy") == "mcts:50/opponents=greedy"
     with pytest.raises(DelveError, match="opponents"):
         canonical_spec("mcts:50/opponents=psychic")
+
+
+def test_worlds_deals_k_determinisations_a_decision_and_replays_them():
+    """`worlds = K`: a decision deals at most K worlds (lazily: no more than its iterations)
+    and every iteration plays on a copy of one of them; the default deals one an iteration."""
+    from dataclasses import replace
+    game = get_game("cave_colony")
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    dealt = []
+
+    def counting(obs, seat, rng):
+        dealt.append(seat)
+        return game.determinize(obs, seat, rng)
+
+    counted = replace(game, determinize=counting)
+    state = game.new_game(rules, [Seat(f[i], "greedy") for i in range(3)], 5, log=False)
+    for worlds in (0, 3):
+        params = tuned("cave_colony").model_copy(update={"budget": 200, "worlds": worlds})
+        bot = MCTSBot(counted, bot_rng(5, 0), params)
+        st = state.clone()
+        searched = 0
+        while searched < 4 and not st.is_over():
+            seat = st.to_move()
+            dealt.clear()
+            action, legal = bot.decide(game.observe(st, seat), seat)
+            if len(legal) > 1:
+                searched += 1
+                assert bot.iterations > 3
+                assert len(dealt) == (min(3, bot.iterations) if worlds else bot.iterations)
+            st.apply_legal(action, legal)
+        assert searched == 4
+
+
+def test_worlds_is_a_spec_override_and_keeps_search_deterministic():
+    assert canonical_spec("mcts:50/worlds=8") == "mcts:50/worlds=8"
+    with pytest.raises(DelveError, match="worlds"):
+        canonical_spec("mcts:50/worlds=-1")
+    game = get_game("cave_colony")
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    seats = [Seat(f[0], "mcts:60/worlds=4"), Seat(f[1], "greedy")]
+    a = play_game(game, rules, seats, 17)
+    b = play_game(game, rules, seats, 17)
+    assert (a.moves, a.scores, a.players) == (b.moves, b.scores, b.players)
