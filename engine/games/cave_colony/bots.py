@@ -213,13 +213,10 @@ def _position(s, seat: int) -> float:
     d_home = dist[home] if dist[home] >= 0 else FAR
     oxy = s.oxy[seat]
     v = 0.15 * oxy
-    base = seat * NC
-    carried = s.carry[base: base + NC]
     short = _short_of_home(s, seat, d_home) if pos != home else 0.0
     if short > 0:
         return v - W_DANGER * short - _dist_cost(d_home)
-    miss = missing(s, seat) if s.card[seat] >= 0 else (1,) * (NC + 1)
-    want = [c for c in range(NC) if miss[c] > carried[c] or miss[NC] > 0]
+    want = wanted(s, seat)
     if s.card[seat] >= 0 and not want:
         if s.rules.colony.spend_at_colony:
             return v - _dist_cost(d_home)
@@ -252,6 +249,19 @@ def _position(s, seat: int) -> float:
             if anomalies and kind[t] == "anomaly" and (c != pos or drawing):
                 best = min(best, d + 4)
     return v - _dist_cost(best)
+
+
+def wanted(s, seat: int) -> list[int]:
+    """The gem colours the seat's worker still looks for: a colour its card needs more of than
+    it carries, and every colour while a wildcard slot is left that the gems it carries beyond
+    their colours' slots do not cover (no card: every colour)."""
+    if s.card[seat] < 0:
+        return list(range(NC))
+    miss = missing(s, seat)
+    carried = s.carry[seat * NC: seat * NC + NC]
+    spare = sum(carried[c] - miss[c] for c in range(NC) if carried[c] > miss[c])
+    wild_open = miss[NC] > spare
+    return [c for c in range(NC) if miss[c] > carried[c] or wild_open]
 
 
 def gem_odds(s, want) -> float:

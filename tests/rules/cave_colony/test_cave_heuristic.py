@@ -98,3 +98,64 @@ def test_a_move_onto_an_empty_space_is_valued_by_the_bag(game, rules):
                     checked += 1
         state.apply(bots_[seat].choose(obs, seat))
     assert checked
+
+
+def _holding(make_state, card_id, carried):
+    """The first player's state at its first action, its colony card `card_id` with nothing
+    on it, carrying `carried` (colour name -> count), no gem left on the board."""
+    from engine.games.cave_colony import cards as C
+    from engine.games.cave_colony.rules import COLOURS
+    from engine.games.cave_colony.state import NC
+    s = make_state()
+    seat = s.to_move()
+    kind, index = s.st.cards.index[card_id]
+    assert kind == C.COLONY
+    s.card[seat] = index
+    for c in range(NC):
+        s.oncard[seat * NC + c] = 0
+        s.carry[seat * NC + c] = 0
+    for colour, k in carried.items():
+        s.carry[seat * NC + COLOURS.index(colour)] = k
+    for i in range(len(s.cgem)):
+        s.cgem[i] = 0
+    return s, seat
+
+
+@pytest.mark.parametrize("carried, want", [
+    ({}, "all"),                                    # a wildcard slot open: any gem will do
+    ({"blue": 1}, ["white"]),                       # the blue covers the wildcard slot
+    ({"white": 2}, "all"),                          # whites fill their slots, the wildcard is open
+    ({"white": 1, "blue": 1}, ["white"]),
+    ({"white": 2, "blue": 1}, []),                  # the card can be paid in full
+])
+def test_gems_carried_for_the_wildcard_slot_narrow_what_the_worker_looks_for(make_state, carried,
+                                                                              want):
+    """RB "Colony Cards require you to spend 1 or more Gem", a wildcard gem "can be of any
+    type" (RULES.md, Gems and colony cards): a gem carried beyond its colour's slots pays a
+    wildcard slot, so a worker carrying it looks for the colours its card still needs, not for
+    any gem (the Rail Cart: white, white, wildcard)."""
+    from engine.games.cave_colony.bots import wanted
+    from engine.games.cave_colony.rules import COLOURS
+    s, seat = _holding(make_state, "col_rail_cart", carried)
+    names = [COLOURS[c] for c in wanted(s, seat)]
+    assert names == (list(COLOURS) if want == "all" else want)
+
+
+def test_spending_a_gem_on_a_wildcard_slot_is_worth_it(make_state, game):
+    """Greedy once valued a worker holding a spare gem as looking for any gem, so paying the
+    wildcard with it narrowed its search and lowered its value: it kept the gem, and a card
+    short of a rare colour stalled the seat to the turn limit (2-player games, issue 27).
+    Spending it now raises the seat's value."""
+    from engine.games.cave_colony.bots import evaluate
+    from engine.games.cave_colony.rules import COLOURS
+    from engine.games.cave_colony.state import NC
+    from cc_helpers import only_bag
+    s, seat = _holding(make_state, "col_rail_cart", {"blue": 1})
+    only_bag(s, {"curved": 4, "gem_blue_bend": 2})      # no white gem left to find
+    s.cgem[s.pos[seat] * NC + COLOURS.index("blue")] = 1  # a blue one underfoot
+    obs = game.observe(s, seat)
+    spend = ("spend", COLOURS.index("blue"))
+    assert spend in obs.legal_actions()
+    after = obs.clone()
+    after.apply(spend)
+    assert evaluate(after, seat) > evaluate(obs, seat)
