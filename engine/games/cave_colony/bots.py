@@ -26,6 +26,7 @@ from engine.core.rules import DATA_DIR, read_toml
 from . import cards as C
 from .cards import CardTables
 from .colony_cards import missing
+from .rules import WILD
 from .state import NC
 from .view import hidden_slots, _get
 from .zone import OPP
@@ -127,6 +128,11 @@ def distances(s, start: int) -> list[int]:
     step further (it would be discovered) and, while tiles are left, a dead end of the search;
     the worker's own cell counts as open on all sides if it has no tile yet.  Memoised on the
     board itself (the open sides of every cell), so every lookahead on one board shares it."""
+    return _reach(s, start)[0]
+
+
+def _reach(s, start: int) -> tuple[list[int], list[int]]:
+    """`distances` and the cells reached, nearest first (the order of the search)."""
     empty_open = not any(s.bag)
     key = (bytes(s.mask), empty_open, start)
     hit = _DIST_MEMO.get(key)
@@ -138,6 +144,7 @@ def distances(s, start: int) -> list[int]:
     mask = s.mask
     dist = [-1] * len(mask)
     dist[start] = 0
+    reach = [start]
     frontier = [start]
     k = 0
     while frontier:
@@ -155,33 +162,50 @@ def distances(s, start: int) -> list[int]:
                 mn = mask[nb]
                 if not mn:
                     dist[nb] = k
+                    reach.append(nb)
                     if empty_open:
                         nxt.append(nb)
                 elif mn >> OPP[d] & 1:
                     dist[nb] = k
+                    reach.append(nb)
                     nxt.append(nb)
         frontier = nxt
-    _DIST_MEMO[key] = dist
-    return dist
+    hit = _DIST_MEMO[key] = (dist, reach)
+    return hit
 
 
 def _progress(s, seat: int) -> float:
+    """Completed cards, the card's slots still open, the carried gems that fit it (a gem beyond
+    its colour's slots fits a wildcard slot) and the others.  One pass over the colours (the
+    sums of `missing` and of the fits, in integers, then the weights as before)."""
     v = W_CARD * len(s.done[seat])
     base = seat * NC
-    carried = s.carry[base: base + NC]
-    if s.card[seat] < 0:
-        return v - W_SLOT * AVG_CARD + W_GEM * 2 * sum(carried)
-    miss = missing(s, seat)
-    fit = 0
-    spare = 0
+    carry = s.carry
+    card = s.card[seat]
+    if card < 0:
+        return v - W_SLOT * AVG_CARD + W_GEM * 2 * sum(carry[base: base + NC])
+    cost = s.st.cards.colony_cost[card]
+    on = s.oncard
+    need = fit = spare = over = 0
     for c in range(NC):
-        f = min(carried[c], miss[c])
+        x = on[base + c]
+        k = cost[c]
+        if x < k:
+            m = k - x
+        else:
+            m = 0
+            over += x - k
+        g = carry[base + c]
+        f = g if g < m else m
+        need += m
         fit += f
-        spare += carried[c] - f
-    wild_fit = min(spare, miss[NC])
+        spare += g - f
+    wild = cost[WILD] - over
+    need += wild
+    wild_fit = spare if spare < wild else wild
     fit += wild_fit
     spare -= wild_fit
-    return v - W_SLOT * sum(miss) + W_FIT * fit + W_GEM * spare
+    return v - W_SLOT * need + W_FIT * fit + W_GEM * spare
 
 
 def evaluate(s, seat: int) -> float:
@@ -208,7 +232,7 @@ def evaluate(s, seat: int) -> float:
 def _position(s, seat: int) -> float:
     """The worker's position: distance to the next target and oxygen safety."""
     pos = s.pos[seat]
-    dist = distances(s, pos)
+    dist, reach = _reach(s, pos)
     home = s.home(seat)
     d_home = dist[home] if dist[home] >= 0 else FAR
     oxy = s.oxy[seat]
@@ -221,23 +245,30 @@ def _position(s, seat: int) -> float:
         if s.rules.colony.spend_at_colony:
             return v - _dist_cost(d_home)
         return v
-    best = FAR
     cgem = s.cgem
     tile = s.tile
     # the cave left to explore: empty spaces the worker can reach (a closed cave strands
-    # everyone once its gems are gone)
-    open_spaces = sum(1 for c, d in enumerate(dist) if d > 0 and tile[c] < 0)
-    v += W_OPEN * min(open_spaces, MAX_OPEN)
+    # everyone once its gems are gone); only the first MAX_OPEN count
+    open_spaces = 0
+    for c in reach:
+        if tile[c] < 0 and c != pos:
+            open_spaces += 1
+            if open_spaces == MAX_OPEN:
+                break
     kind = s.st.tile_kind
     explore = _explore_steps(s, want) if EXPLORE_BAG else 2
     anomalies = s.rules.anomaly.draw_on == "enter"
     drawing = bool(s.stack) and s.stack[-1][0] == "anomaly" and s.stack[-1][1] == seat
-    for c, d in enumerate(dist):
-        if d < 0 or d >= best:
-            continue
+    # the nearest target, nearest cells first: no cell at `best` steps or more can beat it
+    best = FAR
+    for c in reach:
+        d = dist[c]
+        if d >= best:
+            break
         t = tile[c]
         if t < 0:
-            best = min(best, d + explore)  # unexplored: a gem may lie there
+            if d + explore < best:
+                best = d + explore     # unexplored: a gem may lie there
             continue
         b = c * NC
         for g in want:
@@ -248,7 +279,7 @@ def _position(s, seat: int) -> float:
             # an anomaly card may place gems: a target once drawn (the card pending), not after
             if anomalies and kind[t] == "anomaly" and (c != pos or drawing):
                 best = min(best, d + 4)
-    return v - _dist_cost(best)
+    return v + W_OPEN * min(open_spaces, MAX_OPEN) - _dist_cost(best)
 
 
 def wanted(s, seat: int) -> list[int]:
