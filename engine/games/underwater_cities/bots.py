@@ -48,11 +48,35 @@ def _rounds_left(s) -> float:
     return max(0.0, s.st.rounds - s.round + 0.5)
 
 
+EVAL_CACHE_SIZE = 131072
+
+
 def evaluate(s, seat: int) -> float:
+    """The seat's value (module docstring), remembered per rules and player count
+    (`Static.eval_cache`) under every field of the state it reads: the round and era (rounds
+    and Productions left), and of the seat: points, resources, the board's pieces and its
+    metropolis tiles and connections (network, brown tile, metropolis worth), claimed cards
+    (end and production cards, counts), action cards and those used, Special cards paid,
+    Federation position, the number of cards in hand (whether a card is a Special only with
+    SPECIAL_IN_HAND), the hand limit bonus and the number of abilities.  Nothing else of the
+    state is read (not the seat's number, its board's bonuses nor other seats)."""
     p = s.players[seat]
-    v = float(p.points)
     if s.over:
-        return v
+        return float(p.points)
+    key = (s.era, s.round, p.points, tuple(p.res), p.cmask, p.smask, p.bld, p.bup, p.tun,
+           p.tun_up, p.metros, p.metro_on, p.claimed, p.actions, p.used, p.specials_paid, p.fed,
+           tuple(p.hand) if SPECIAL_IN_HAND else len(p.hand), p.hand_bonus, len(p.abilities))
+    cache = s.st.eval_cache
+    v = cache.get(key)
+    if v is None:
+        if len(cache) >= EVAL_CACHE_SIZE:
+            cache.clear()
+        v = cache[key] = _evaluate(s, p)
+    return v
+
+
+def _evaluate(s, p) -> float:
+    v = float(p.points)
     g = s.geo
     n = net(g, p)
     prods = productions_left(s)
@@ -130,7 +154,10 @@ def _network_potential(s, p, g, n, prods: int, rounds: float) -> float:
         first = firsts[h]
         done = first - left[h]
         if done > 0:
-            key = ("metro_worth", h, prods, p.specials_paid)
+            # Remembered on the Net (one per board contents, any seat): under the tile and
+            # every count not of the board that a tile's end parts may read (network.count).
+            key = ("metro_worth", h, p.metros[h], prods, p.specials_paid, p.fed,
+                   len(p.claimed), len(p.actions))
             worth = n.sites.get(key)
             if worth is None:
                 worth = n.sites[key] = _metro_worth(s, p, h, prods)

@@ -96,6 +96,7 @@ class Geo:
         for h in range(self.nh):
             self.cell_id[self.cell_hex + h] = self.hex_ids[h]
         self.brown = next((h for h in range(self.nh) if self.hex_colour[h] == "brown"), -1)
+        self.net_memo: dict = {}   # board contents -> Net (any seat, any game of these rules)
 
 
 geo_for = PerRulesCache(Geo)
@@ -113,8 +114,9 @@ def bits(mask: int):
 
 
 class Net:
-    """What a board's pieces add up to (remembered per board version; `output`, `city_pts`
-    and `sites` are filled in once by their first reader, nothing else changes)."""
+    """What a board's pieces add up to (remembered per board contents, `net`; `output`,
+    `city_pts` and `sites` are filled in once by their first reader, nothing else changes,
+    and each follows from the pieces and its own key alone: a Net serves any seat)."""
 
     __slots__ = ("comp", "conn", "n_cities", "n_white", "n_sym", "count", "up", "tunnels",
                  "up_tunnels", "city_tunnels", "city_up_tunnels", "metros", "full", "types",
@@ -183,10 +185,23 @@ class Net:
         self.sites = {}         # legal sites by kind ("tunnel", "city", "building", ...)
 
 
+NET_MEMO_SIZE = 65536
+
+
 def net(g: Geo, p) -> Net:
+    """The seat's Net: remembered per board version (`p.net`, reset on any change) and per
+    board contents (`Geo.net_memo`: the pieces Net reads, so a board met again in a search,
+    by any seat, is not recomputed; what Net's memos hold follows from the same pieces)."""
     memo = p.net
     if memo is None:
-        memo = p.net = Net(g, p)
+        key = (p.cmask, p.smask, p.bld, p.bup, p.tun, p.tun_up)
+        cache = g.net_memo
+        memo = cache.get(key)
+        if memo is None:
+            if len(cache) >= NET_MEMO_SIZE:
+                cache.clear()
+            memo = cache[key] = Net(g, p)
+        p.net = memo
     return memo
 
 

@@ -79,6 +79,7 @@ class Static:
         self.symbiotic_supply = rules.supply.symbiotic_cities.get(str(n), 0)
         self.end_cache: dict = {}      # claimed cards -> their end-scoring parts (scoring)
         self.prod_cache: dict = {}     # (claimed, metropolises) -> production parts
+        self.eval_cache: dict = {}     # what bots.evaluate reads of a seat -> its value
 
 
 static_for = PerRulesCache(Static)
