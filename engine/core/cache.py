@@ -5,6 +5,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 
+def remember(cache: dict, key, value, size: int):
+    """Store `value` under `key` in a bounded memo (emptied first when it holds `size`
+    entries: values are pure functions of their keys, so forgetting them changes no result)
+    and return it.  For a miss path: `hit = cache.get(key)` stays at the call site."""
+    if len(cache) >= size:
+        cache.clear()
+    cache[key] = value
+    return value
+
+
 class PerRulesCache:
     """Caches `build(rules, key)` per rules object (by identity, kept alive with the entry, so
     a new rules object never hits a stale entry) and key; bounded, cleared when full."""

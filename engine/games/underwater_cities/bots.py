@@ -16,6 +16,8 @@ itself plays out both orders.  Every other decision is a one-step lookahead on `
 
 from __future__ import annotations
 
+from engine.core.cache import remember
+
 from .cards import available_actions
 from .network import bits, net
 from .production import card_output, network_output
@@ -69,9 +71,7 @@ def evaluate(s, seat: int) -> float:
     cache = s.st.eval_cache
     v = cache.get(key)
     if v is None:
-        if len(cache) >= EVAL_CACHE_SIZE:
-            cache.clear()
-        v = cache[key] = _evaluate(s, p)
+        v = remember(cache, key, _evaluate(s, p), EVAL_CACHE_SIZE)
     return v
 
 

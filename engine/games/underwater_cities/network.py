@@ -10,7 +10,7 @@ remembered per board version.
 
 from __future__ import annotations
 
-from engine.core.cache import PerRulesCache
+from engine.core.cache import PerRulesCache, remember
 
 from .rules import site_ids
 
@@ -198,9 +198,7 @@ def net(g: Geo, p) -> Net:
         cache = g.net_memo
         memo = cache.get(key)
         if memo is None:
-            if len(cache) >= NET_MEMO_SIZE:
-                cache.clear()
-            memo = cache[key] = Net(g, p)
+            memo = remember(cache, key, Net(g, p), NET_MEMO_SIZE)
         p.net = memo
     return memo
 

@@ -11,6 +11,8 @@ unfed, never below 0.
 
 from __future__ import annotations
 
+from engine.core.cache import remember
+
 from .effects import gain_times
 from .network import DESAL, FARM, LAB, bits, net
 from .state import BIOMATTER, KELP
@@ -76,9 +78,7 @@ def production_parts(s, p) -> tuple:
             tile = p.metros[h]
             if tile >= 0:
                 parts += list(s.st.metros[tile].production)
-        if len(cache) > 4096:
-            cache.clear()
-        hit = cache[key] = tuple(parts)
+        hit = remember(cache, key, tuple(parts), 4096)
     return hit
 
 

@@ -10,6 +10,7 @@ at the end of the final round.  Every point is one score event with a category.
 
 from __future__ import annotations
 
+from engine.core.cache import remember
 from engine.core.protocol import SeatResult
 
 from .effects import gain_times
@@ -77,9 +78,7 @@ def end_parts(s, p) -> tuple[tuple, tuple]:
                     trades.append((part.cost.vec(), part.gain.points, part.count))
                 else:
                     counting.append(part)
-        if len(cache) > 4096:
-            cache.clear()
-        hit = cache[p.claimed] = (tuple(counting), tuple(trades))
+        hit = remember(cache, p.claimed, (tuple(counting), tuple(trades)), 4096)
     return hit
 
 
