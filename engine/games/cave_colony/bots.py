@@ -19,7 +19,7 @@ it (valued by the exact win chance of the event-die rolls).
 
 from __future__ import annotations
 
-from engine.core.cache import PerRulesCache
+from engine.core.cache import PerRulesCache, remember
 from engine.core.errors import RulesError
 from engine.core.rules import DATA_DIR, read_toml
 
@@ -138,8 +138,6 @@ def _reach(s, start: int) -> tuple[list[int], list[int]]:
     hit = _DIST_MEMO.get(key)
     if hit is not None:
         return hit
-    if len(_DIST_MEMO) > 20000:
-        _DIST_MEMO.clear()
     nbr = s.st.zone.nbr
     mask = s.mask
     dist = [-1] * len(mask)
@@ -170,8 +168,7 @@ def _reach(s, start: int) -> tuple[list[int], list[int]]:
                     reach.append(nb)
                     nxt.append(nb)
         frontier = nxt
-    hit = _DIST_MEMO[key] = (dist, reach)
-    return hit
+    return remember(_DIST_MEMO, key, (dist, reach), 20000)
 
 
 def _progress(s, seat: int) -> float:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.cache import PerRulesCache
+
 from . import scoring
 from .board import connected_outposts, settlement_component
 from .state import GEM, GOLD, IRON
@@ -32,25 +34,24 @@ def evaluate(s, seat: int) -> float:
 def _card_worth(static) -> dict:
     """(kind, card id) -> (its VP, what one activation nets: output less input, at least 0),
     computed once per rules and map (the same floats `evaluate` summed card by card)."""
-    worth = _WORTH.get(id(static))
-    if worth is None or worth[0] is not static:
-        table = {}
-        for kind, cards in static.cards.items():
-            for cid, card in cards.items():
-                out = card.output
-                gain = (out.vp + out.iron * RES_VALUE[IRON] + out.gold * RES_VALUE[GOLD]
-                        + out.gem * RES_VALUE[GEM]
-                        + 1.2 * len(out.excavate) + 0.8 * len(out.excavate_space))
-                need = (card.input.iron * RES_VALUE[IRON] + card.input.gold * RES_VALUE[GOLD]
-                        + card.input.gem * RES_VALUE[GEM])
-                table[kind, cid] = (card.vp, max(0.0, gain - need))
-        if len(_WORTH) >= 64:
-            _WORTH.clear()
-        worth = _WORTH[id(static)] = (static, table)
-    return worth[1]
+    return _WORTH(static, None)
 
 
-_WORTH: dict = {}
+def _build_card_worth(static, _key) -> dict:
+    table = {}
+    for kind, cards in static.cards.items():
+        for cid, card in cards.items():
+            out = card.output
+            gain = (out.vp + out.iron * RES_VALUE[IRON] + out.gold * RES_VALUE[GOLD]
+                    + out.gem * RES_VALUE[GEM]
+                    + 1.2 * len(out.excavate) + 0.8 * len(out.excavate_space))
+            need = (card.input.iron * RES_VALUE[IRON] + card.input.gold * RES_VALUE[GOLD]
+                    + card.input.gem * RES_VALUE[GEM])
+            table[kind, cid] = (card.vp, max(0.0, gain - need))
+    return table
+
+
+_WORTH = PerRulesCache(_build_card_worth, size=64)   # per rules-and-map static tables
 
 
 def objective_estimate(s, p) -> float:

@@ -17,6 +17,8 @@ after it, the Starting player location by the places it gains (`bot_terms`).
 
 from __future__ import annotations
 
+from engine.core.cache import PerRulesCache
+
 from .activate import ACT_KINDS, activation_groups
 from .bot_terms import ahead, start_player_worth
 from .build import build_sites, buildable
@@ -92,19 +94,15 @@ def _building_worth(s, bid: str, done: bool, rounds: int) -> float:
     """What a seat's building `bid` (finished or not) is worth with `rounds` left
     (`_plain_building_value`): a function of those three only, so remembered by them."""
     st = s.st
-    memo = _WORTH.get(id(st))
-    if memo is None or memo[0] is not st:
-        if len(_WORTH) >= 16:
-            _WORTH.clear()
-        memo = _WORTH[id(st)] = (st, {})
+    memo = _WORTH(st, None)
     key = (bid, done, rounds)
-    v = memo[1].get(key)
+    v = memo.get(key)
     if v is None:
-        v = memo[1][key] = _plain_building_value(s, st.b[bid], done, rounds)
+        v = memo[key] = _plain_building_value(s, st.b[bid], done, rounds)
     return v
 
 
-_WORTH: dict = {}
+_WORTH = PerRulesCache(lambda _st, _key: {}, size=16)   # per setup: (bid, done, rounds) -> value
 
 
 def _plain_building_value(s, bd, done: bool, rounds: int) -> float:
