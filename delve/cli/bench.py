@@ -40,17 +40,29 @@ from engine.core.errors import DelveError
               help="MCTS rungs timed in the search section (budgets doubling).")
 @click.option("--search-only", is_flag=True, help="Only the search section (clone, apply, "
                                                    "MCTS iterations/s, a game per rung).")
+@click.option("--options", "options_only", is_flag=True,
+              help="Only the options offered per decision, by decision kind, over --games games "
+                   "of --options-bot in every seat (mean, 99th percentile, maximum, the share "
+                   "above 30: the decisions too wide for a search tree).")
+@click.option("--options-bot", default="greedy", show_default=True,
+              type=click.Choice(["greedy", "random"]), help="The bot of the --options games.")
 def bench_command(game_ids, games, players, seed, pipeline_games, pipeline_bots, long_games,
                   repeat, peer, peer_seconds, peer_rounds, search_budget, search_rungs,
-                  search_only):
+                  search_only, options_only, options_bot):
     """Cost per decision, games/s, the 2-worker speed-up, the writer's share and memory, for
     every registered game, as ratios; `--peer catanatron` adds the ratio to catanatron; then
-    the search section: clone and apply µs, MCTS iterations/s, one game at each ladder rung."""
+    the search section: clone and apply µs, MCTS iterations/s, one game at each ladder rung;
+    `--options` instead: the options each kind of decision offers."""
     from engine.core.registry import builtin_games, get_game
     from pipelines.bench.engine import report
     ids = list(game_ids) or sorted(builtin_games())
     for gid in ids:
         get_game(gid)  # an unknown game is a user error, before anything runs
+    if options_only:
+        from pipelines.bench.options import report_options
+        report_options(ids, games=games, seed=seed, players=players, bot=options_bot,
+                       echo=click.echo)
+        return
     if pipeline_bots != "random" and not search_only:
         from pipelines.run.plan import parse_bots
         try:  # a bad spec is named before anything runs
