@@ -130,6 +130,27 @@ def test_underhaven_leaf_features_add_up_to_its_leaf_value():
     assert len(buckets) >= 3                  # the rounds left move on
 
 
+def test_glimmerdeep_leaf_features_add_up_to_its_evaluate():
+    """Glimmerdeep's leaf terms (engine/games/glimmerdeep/leaf.py) are `evaluate`'s, named;
+    the bucket is the rounds left, as `evaluate` counts them."""
+    from engine.bots.leaf import LeafFit, fitted_leaf
+    from engine.games.glimmerdeep import bots as gd_bots
+    game, states = _states("glimmerdeep", 40)
+    names = game.extra["leaf_feature_names"]
+    plain = fitted_leaf(game, LeafFit(features=list(names),
+                                      weights={"0": [1.0] * len(names) + [0.0]}))
+    buckets = set()
+    for s in states:
+        for seat in range(4):
+            terms, bucket = game.extra["leaf_features"](s, seat)
+            assert len(terms) == len(names)
+            assert sum(terms) == pytest.approx(gd_bots.evaluate(s, seat), abs=1e-9)
+            assert plain(s, seat) == pytest.approx(gd_bots.evaluate(s, seat), abs=1e-9)
+            assert bucket == gd_bots.rounds_left(s)
+            buckets.add(bucket)
+    assert len(buckets) >= 3                  # the rounds left move on
+
+
 def test_fitted_leaf_weighs_per_bucket_and_takes_the_nearest_bucket():
     from engine.bots.leaf import LeafFit, fitted_leaf
     game, states = _states("underhaven", 30)
@@ -157,8 +178,8 @@ def test_fitted_leaf_errors_name_the_file_and_what_was_expected(tmp_path, monkey
     names = list(game.extra["leaf_feature_names"])
     with pytest.raises(DelveError, match="refit"):
         fitted_leaf(game, LeafFit(features=names[::-1], weights={"1": [0.0] * (len(names) + 1)}))
-    with pytest.raises(DelveError, match="leaf_features"):   # Glimmerdeep declares none
-        fitted_leaf(get_game("glimmerdeep"), LeafFit(features=["a"], weights={"1": [1.0, 0.0]}))
+    with pytest.raises(DelveError, match="leaf_features"):   # the cave colony declares none
+        fitted_leaf(get_game("cave_colony"), LeafFit(features=["a"], weights={"1": [1.0, 0.0]}))
     (tmp_path / "bots").mkdir()
     (tmp_path / "bots" / "g.toml").write_text(
         '[leaf]\nfeatures = ["a", "b"]\n[leaf.weights]\n"1" = [1.0, 2.0]\n')

@@ -8,7 +8,7 @@ from engine.core.protocol import Game
 from engine.core.registry import register
 
 from .determinize import determinize
-from . import bots, labels, scoring
+from . import bots, labels, leaf, scoring
 from .rollout import rollout_action
 from .rules import EARLIER_READINGS, GlimmerdeepRules, choice_catalogue
 from .setup import PLAYER_COUNTS, check_setup, factions, maps, new_game
@@ -37,6 +37,9 @@ GAME = register(Game(
     extra={"choice_catalogue": choice_catalogue,
            # search rollouts: a random legal action without listing the options (rollout.py)
            "rollout_action": rollout_action,
+           # the terms of its heuristic, weighed per rounds left by MCTS leaf = "fitted"
+           # (engine/bots/leaf.py; the weights: data/bots/glimmerdeep.toml [leaf])
+           "leaf_features": leaf.leaf_features, "leaf_feature_names": leaf.LEAF_FEATURES,
            # the move log's "offered": one excavation card's or building's placements are one
            # option (describe.py: the card or building names them), described once
            "offer_one_per_kind": ("dig", "site"),

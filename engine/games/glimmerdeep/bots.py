@@ -13,18 +13,24 @@ from .state import GEM, GOLD, IRON
 RES_VALUE = (0.45, 0.7, 1.2)
 
 
+def rounds_left(s) -> int:
+    """Rounds still to play, the one in progress counted until its construction ends."""
+    return max(0, s.rules.game.rounds - s.round) + (1 if s.phase in ("excavation", "construction") else 0)
+
+
 def evaluate(s, seat: int) -> float:
+    """An estimate of the seat's final score (its terms, named: leaf.leaf_features)."""
     p = s.players[seat]
-    rounds_left = max(0, s.rules.game.rounds - s.round) + (1 if s.phase in ("excavation", "construction") else 0)
+    rounds_left_ = rounds_left(s)
     worth = _card_worth(s.static)
     score = float(p.vp)
     for kind, cid, _fp in p.buildings:
         vp, per_round = worth[kind, cid]
-        score += vp + per_round * rounds_left
+        score += vp + per_round * rounds_left_
     score += p.res[IRON] * RES_VALUE[IRON] + p.res[GOLD] * RES_VALUE[GOLD] + p.res[GEM] * RES_VALUE[GEM]
     # Room to build: excavated space not yet built on.
     free = (p.exc & ~p.built).bit_count()
-    score += 0.15 * min(free, 12) * (1 if rounds_left else 0)
+    score += 0.15 * min(free, 12) * (1 if rounds_left_ else 0)
     # The calling and end-of-game traits as if the game ended now, and the map objective.
     score += sum(v for _c, v in s.hooks[seat].final_scoring(s, p))
     score += objective_estimate(s, p)
