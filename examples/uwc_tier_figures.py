@@ -25,11 +25,10 @@ with m as (
 e as (
   select run_id, game_id, seat,
     coalesce(sum(points) filter (where category='metropolis'),0) brown,
-    coalesce(sum(points) filter (where category='resources'),0) leftover,
-    coalesce(sum(points) filter (where category='cities'),0) city_pts
+    coalesce(sum(points) filter (where category='resources'),0) leftover
   from score_events group by all),
 pg as (
-  select p.run_id, p.game_id, p.seat, p.score, p.won, p.bot,
+  select p.run_id, p.game_id, p.seat, p.score,
     coalesce(m.tunnels,0) tunnels, coalesce(m.cities,0) cities, coalesce(m.specials,0) specials,
     coalesce(e.brown,0) brown, coalesce(e.leftover,0) leftover
   from players p left join m using (run_id, game_id, seat) left join e using (run_id, game_id, seat)),

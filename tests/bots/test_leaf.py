@@ -111,11 +111,17 @@ def _states(game_id: str, n: int, seed: int = 3):
     return game, out
 
 
-def test_underhaven_leaf_features_add_up_to_its_leaf_value():
-    """The fitted leaf weighs the terms of `leaf_value`; their plain sum is `leaf_value`
-    (unit weights and no constant give back the leaf the search used before)."""
+@pytest.mark.parametrize("game_id, n", [("underhaven", 60), ("glimmerdeep", 40)])
+def test_leaf_features_add_up_to_the_leaf_and_bucket_by_rounds_left(game_id, n):
+    """The fitted leaf weighs the terms of the game's leaf (Underhaven: `leaf_value`;
+    Glimmerdeep: `evaluate`, engine/games/glimmerdeep/leaf.py); their plain sum is that leaf
+    (unit weights and no constant give back the leaf the search used before), and the
+    bucket is the rounds left."""
     from engine.bots.leaf import LeafFit, fitted_leaf
-    game, states = _states("underhaven", 60)
+    from engine.games.glimmerdeep import bots as gd_bots
+    leaf, rounds_left = {"underhaven": (uh_bots.leaf_value, uh_bots._rounds_left),
+                         "glimmerdeep": (gd_bots.evaluate, gd_bots.rounds_left)}[game_id]
+    game, states = _states(game_id, n)
     names = game.extra["leaf_feature_names"]
     ones = LeafFit(features=list(names), weights={"1": [1.0] * len(names) + [0.0]})
     plain = fitted_leaf(game, ones)
@@ -124,29 +130,9 @@ def test_underhaven_leaf_features_add_up_to_its_leaf_value():
         for seat in range(4):
             terms, bucket = game.extra["leaf_features"](s, seat)
             assert len(terms) == len(names)
-            assert sum(terms) == pytest.approx(uh_bots.leaf_value(s, seat), abs=1e-9)
-            assert plain(s, seat) == pytest.approx(uh_bots.leaf_value(s, seat), abs=1e-9)
-            buckets.add(bucket)
-    assert len(buckets) >= 3                  # the rounds left move on
-
-
-def test_glimmerdeep_leaf_features_add_up_to_its_evaluate():
-    """Glimmerdeep's leaf terms (engine/games/glimmerdeep/leaf.py) are `evaluate`'s, named;
-    the bucket is the rounds left, as `evaluate` counts them."""
-    from engine.bots.leaf import LeafFit, fitted_leaf
-    from engine.games.glimmerdeep import bots as gd_bots
-    game, states = _states("glimmerdeep", 40)
-    names = game.extra["leaf_feature_names"]
-    plain = fitted_leaf(game, LeafFit(features=list(names),
-                                      weights={"0": [1.0] * len(names) + [0.0]}))
-    buckets = set()
-    for s in states:
-        for seat in range(4):
-            terms, bucket = game.extra["leaf_features"](s, seat)
-            assert len(terms) == len(names)
-            assert sum(terms) == pytest.approx(gd_bots.evaluate(s, seat), abs=1e-9)
-            assert plain(s, seat) == pytest.approx(gd_bots.evaluate(s, seat), abs=1e-9)
-            assert bucket == gd_bots.rounds_left(s)
+            assert sum(terms) == pytest.approx(leaf(s, seat), abs=1e-9)
+            assert plain(s, seat) == pytest.approx(leaf(s, seat), abs=1e-9)
+            assert bucket == rounds_left(s)
             buckets.add(bucket)
     assert len(buckets) >= 3                  # the rounds left move on
 

@@ -21,16 +21,16 @@ def rounds_left(s) -> int:
 def evaluate(s, seat: int) -> float:
     """An estimate of the seat's final score (its terms, named: leaf.leaf_features)."""
     p = s.players[seat]
-    rounds_left_ = rounds_left(s)
+    left = rounds_left(s)
     worth = _card_worth(s.static)
     score = float(p.vp)
     for kind, cid, _fp in p.buildings:
         vp, per_round = worth[kind, cid]
-        score += vp + per_round * rounds_left_
+        score += vp + per_round * left
     score += p.res[IRON] * RES_VALUE[IRON] + p.res[GOLD] * RES_VALUE[GOLD] + p.res[GEM] * RES_VALUE[GEM]
     # Room to build: excavated space not yet built on.
     free = (p.exc & ~p.built).bit_count()
-    score += 0.15 * min(free, 12) * (1 if rounds_left_ else 0)
+    score += 0.15 * min(free, 12) * (1 if left else 0)
     # The calling and end-of-game traits as if the game ended now, and the map objective.
     score += sum(v for _c, v in s.hooks[seat].final_scoring(s, p))
     score += objective_estimate(s, p)
