@@ -37,7 +37,7 @@ def boolean(text: str) -> bool:
 
 OVERRIDES = {"c": float, "depth": int, "rollout": str, "widen": int, "order": int,
              "reward": str, "scale": float, "prior": float, "leaf": str, "reuse": boolean, "opponents": str,
-             "worlds": int}
+             "worlds": int, "narrow": int}
 
 
 def split_spec(spec: str) -> tuple[str, int | None]:

@@ -34,6 +34,13 @@ iteration i plays on a copy of world i mod K, chance stream included: the option
 are compared on the same hidden cards and the same dice and tiles (common random numbers),
 and later iterations clone instead of dealing.
 
+With `narrow = K`, a decision the game marks as the second part of one move of the same seat
+(`extra["follow_up"](state)`: Glimmerdeep's dig through the anchor its card's first decision
+chose) is widened to its K best options by the heuristic, plus `isqrt(visits)`, whatever its
+size, and the expansion of its first part goes on into it: the new part-move is valued through
+its best completion, not through a random one, so a move split into small decisions is
+searched as the whole move was.
+
 With `opponents = "greedy"` the other seats do not search: at a node where another seat
 decides, the tree follows the heuristic's best option in the node's ranking (the greedy bot's
 choice up to ties; an opponent model, as in TAG's MCTS), so the visits go to the searching
@@ -111,6 +118,7 @@ class MCTSBot:
         self.reused = 0            # decisions that started from a kept subtree (tests, bench)
         self.seat = -1             # the seat searching (the opponent model's "me")
         self._leaf = leaf_function(game, self.p)
+        self._follow_up = game.extra.get("follow_up") if self.p.narrow else None
 
     # ------------------------------------------------------------------ the bot protocol
     def choose(self, obs, seat: int):
@@ -194,13 +202,15 @@ class MCTSBot:
         while not state.is_over():
             mover = state.to_move()
             legal = state.legal_actions()
-            widened = p.widen and len(legal) > p.widen
+            narrow = self._follow_up is not None and len(legal) > 1 and self._follow_up(state)
+            widened = narrow or (p.widen and len(legal) > p.widen)
             ranked = widened or (len(legal) > 1 and ((p.order and len(legal) >= p.order)
                                                      or (modelled and mover != me)))
             if ranked:
                 if node.order is None:
                     node.order, node.prior = self._ranked(state, mover, legal)
-                allowed = self._widened(node, legal) if widened else self._in_order(node, legal)
+                allowed = self._widened(node, legal, p.narrow if narrow else p.widen) \
+                    if widened else self._in_order(node, legal)
                 if modelled and mover != me:
                     allowed = allowed[:1]    # the opponent model: its heuristic's best option
             else:
@@ -230,7 +240,11 @@ class MCTSBot:
                 self.fm_calls += 1
                 child.decisive = _sole_winner(state) == mover
                 path.append(child)
-                if len(legal) > 1:           # a forced move does not end the selection
+                # a forced move does not end the selection, nor does the first part of a
+                # move whose follow-up is searched narrowly: its best completion is expanded
+                # in the same iteration, so the first value it gets is that completion's
+                if len(legal) > 1 and not (self._follow_up is not None and not state.is_over()
+                                           and self._follow_up(state)):
                     return path
                 node = child
                 continue
@@ -271,8 +285,8 @@ class MCTSBot:
             out += [a for a in legal if a not in ranked]
         return out
 
-    def _widened(self, node: Node, legal: list) -> list:
-        k = self.p.widen + isqrt(int(node.n))
+    def _widened(self, node: Node, legal: list, width: int) -> list:
+        k = width + isqrt(int(node.n))
         legal_set = set(legal)
         out = [a for a in node.order if a in legal_set][:k]
         if len(out) < k:                     # options this world has that the ranking lacks

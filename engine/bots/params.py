@@ -41,6 +41,12 @@ class MCTSParams(RulesModel):
     # its `widen` best options by the heuristic, one more each time its visits pass k*k.
     # 0: every option, in random order.
     widen: int = Field(4, ge=0)
+    # A follow-up decision (the game's `extra["follow_up"](state)` is true: the second part of
+    # one move of the same seat, such as the dig through a chosen anchor in Glimmerdeep) is
+    # widened to its `narrow` best options by the heuristic, one more each time its visits
+    # pass k*k, whatever its size, so the parts of one move are searched as the whole move
+    # was: its best options first.  0: a follow-up decision is searched as any other.
+    narrow: int = Field(0, ge=0)
     # Move ordering below the widening threshold: a node with at least `order` options (two or
     # more) is ranked by the heuristic as a widened node is (its cost counted the same way),
     # tries its options best first and gets the `prior` bias, but keeps every option.  0: off.

@@ -266,6 +266,45 @@ def test_opponent_model_gives_the_other_seat_its_heuristics_best_option_only():
                if not st.is_over() and st.to_move() == 1)
 
 
+def test_narrow_widens_a_follow_up_decision_to_its_best_options():
+    """`narrow=1`: a decision the game marks as the follow-up of one move (`extra["follow_up"]`;
+    here, in Nim, seat 1's) considers its heuristic's best option, one more each time its
+    visits pass k*k (1 + isqrt(visits) options), the best first, whatever its size, and the
+    iteration that expands the move before it goes on to expand that best option (no
+    follow-up node is left a leaf); the other seat's decisions (`widen=0`: every option) and,
+    with `narrow=0`, the follow-ups too branch freely and end an iteration when expanded."""
+    from dataclasses import replace
+    from math import isqrt
+    from engine.bots.greedy import option_values
+    game = replace(NIM, extra={**NIM.extra, "follow_up": lambda s: s.to_move() == 1})
+    params = NIM_PARAMS.model_copy(update={"budget": 600, "narrow": 1})
+    bot = MCTSBot(game, bot_rng(5, 0), params)
+    bot.decide(NimState([3, 4, 5]), 0)
+    narrowed = free = 0
+    for node, st in _tree_nodes(bot.root, NimState([3, 4, 5])):
+        legal = [] if st.is_over() else st.legal_actions()
+        if len(legal) > 1 and st.to_move() == 1:
+            assert node.children             # expanded with the move before it
+        if not node.children or len(legal) < 2:
+            continue
+        values = option_values(game, st, st.to_move(), legal)
+        if st.to_move() == 1:
+            assert len(node.children) <= 1 + isqrt(int(node.n))
+            first = next(iter(node.children))
+            assert values[legal.index(first)] == max(values)
+            narrowed += 1
+        else:
+            free += len(node.children) > 1 + isqrt(int(node.n))
+    assert narrowed >= 3 and free >= 3
+    plain = MCTSBot(game, bot_rng(5, 0), params.model_copy(update={"narrow": 0}))
+    plain.decide(NimState([3, 4, 5]), 0)
+    follow_ups = [node for node, st in _tree_nodes(plain.root, NimState([3, 4, 5]))
+                  if not st.is_over() and st.to_move() == 1 and len(st.legal_actions()) > 1]
+    assert any(len(node.children) > 1 + isqrt(int(node.n)) for node in follow_ups)
+    assert any(not node.children for node in follow_ups)
+    assert canonical_spec("mcts:50/narrow=1") == "mcts:50/narrow=1"
+
+
 def test_opponent_model_is_a_spec_override():
     assert canonical_spec("mcts:50/opponents=greedy") == "mcts:50/opponents=greedy"
     with pytest.raises(DelveError, match="opponents"):

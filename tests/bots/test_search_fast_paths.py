@@ -99,27 +99,36 @@ def test_deepdelvers_sheet_lines_are_the_rows_and_columns(w, h):
 def test_glimmerdeep_rollout_action_is_always_a_legal_option(earlier):
     """rollout.rollout_action: whatever it draws is in the decision's legal list (so applying
     it with `[action]` as the list is applying a legal action), it declines only where it
-    must (not an excavation card, or a faction with alternative shapes / "at any time"
-    abilities), and it draws on most excavation cards; also with the earlier readings (shapes
-    may not pass over unexcavatable spaces)."""
+    must (not one of an excavation card's two decisions, or a faction with alternative shapes
+    / "at any time" abilities), and it draws on most of both decisions (the anchor, or the
+    dig of an anchor with one; the dig through an anchor); also with the earlier readings
+    (shapes may not pass over unexcavatable spaces)."""
     from engine.games.glimmerdeep.rollout import rollout_action
     from engine.games.glimmerdeep.rules import EARLIER_READINGS
     game, states = _states("glimmerdeep", games=4, every=1,
                            sets=EARLIER_READINGS if earlier else ())
     rng = random.Random(7)
-    drawn = declined = 0
+    kinds = ("excavate", "excavate_at")
+    drawn = dict.fromkeys(kinds, 0)
+    declined = dict.fromkeys(kinds, 0)
+    anchors = 0
     for s in states:
         if s.is_over():
             continue
         got = rollout_action(s, rng)
+        kind = s.stack[-1][0]
         if got is None:
-            declined += s.stack[-1][0] == "excavate"
+            if kind in kinds:
+                declined[kind] += 1
             continue
         action, legal = got
         assert legal == [action]
-        assert s.stack[-1][0] == "excavate"
+        assert kind in kinds
         assert action in s.legal_actions(), (action, s.stack[-1])
+        anchors += action[0] == "anchor"
         nxt = s.clone(log=False)
         nxt.apply_legal(action, legal)    # the rule's own apply accepts it
-        drawn += 1
-    assert drawn > 100 and drawn > 3 * declined, (drawn, declined)
+        drawn[kind] += 1
+    for kind in kinds:
+        assert drawn[kind] > 100 and drawn[kind] > 3 * declined[kind], (drawn, declined)
+    assert anchors > 100

@@ -185,9 +185,11 @@ class MaskTable:
     `words[k][i]` holds bits 64k..64k+63 of mask i; `touching(mask)` says, for every mask in
     order, whether it shares a space with `mask`.  `objects` are the masks themselves (Python
     ints) for picking the ones a test selects, in order.  `last` is free for the one caller
-    that scans the table to remember its last (inputs, answer)."""
+    that scans the table to remember its last (inputs, answer), `groups` for the excavation's
+    anchors (excavation.dig_groups) likewise; `containing(cell)` lists the masks holding a
+    space (built on first use)."""
 
-    __slots__ = ("masks", "objects", "words", "last")
+    __slots__ = ("masks", "objects", "words", "last", "groups", "by_cell")
 
     def __init__(self, masks: tuple[int, ...]):
         self.masks = masks
@@ -197,6 +199,19 @@ class MaskTable:
         self.words = [np.array([(m >> 64 * k) & _WORD for m in masks], dtype=np.uint64)
                       for k in range(n_words)]
         self.last = (None, None)
+        self.groups = (None, None)
+        self.by_cell = None
+
+    def containing(self, cell: int) -> tuple[int, ...]:
+        """The masks that hold space `cell`, in table order."""
+        by_cell = self.by_cell
+        if by_cell is None:
+            lists: dict[int, list[int]] = {}
+            for m in self.masks:
+                for c in bits(m):
+                    lists.setdefault(c, []).append(m)
+            by_cell = self.by_cell = {c: tuple(v) for c, v in lists.items()}
+        return by_cell.get(cell, ())
 
     def touching(self, mask: int) -> np.ndarray:
         """Which masks share a space with `mask` (bits beyond the masks' words cannot, so they

@@ -6,6 +6,7 @@ from engine.core.cache import PerRulesCache
 
 from . import scoring
 from .board import connected_outposts, settlement_component
+from .excavation import excavation_groups
 from .state import GEM, GOLD, IRON
 
 # Assumed weights: a resource is worth a little more than its end-game VP while it can
@@ -76,14 +77,28 @@ def objective_estimate(s, p) -> float:
 
 
 def action_values(s, seat: int, actions: list) -> list[float]:
-    """Fast path for excavations (what the spaces gained are worth); lookahead otherwise."""
+    """Fast path for excavations (what the spaces gained are worth; an anchor, the first of a
+    card's two decisions, is worth its best dig, so greedy still picks the best dig of the
+    card); lookahead otherwise."""
     frame = s.stack[-1]
-    if frame[0] in ("excavate", "space"):
+    if frame[0] in ("excavate", "excavate_at", "space"):
         p = s.players[seat]
         base = evaluate(s, seat)
         ctx = _DigContext(s, p)
-        return [base + ctx.value(a[1]) if a[0] == "dig" else base if a[0] == "skip"
-                else _lookahead(s, seat, a, actions) for a in actions]
+        groups = None
+        out = []
+        for a in actions:
+            if a[0] == "dig":
+                out.append(base + ctx.value(a[1]))
+            elif a[0] == "skip":
+                out.append(base)
+            elif a[0] == "anchor":
+                if groups is None:
+                    groups = excavation_groups(s, p, frame)
+                out.append(base + max(ctx.value(g) for g in groups.gains(a[1])))
+            else:
+                out.append(_lookahead(s, seat, a, actions))
+        return out
     return [_lookahead(s, seat, a, actions) for a in actions]
 
 

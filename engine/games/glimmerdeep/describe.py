@@ -24,8 +24,13 @@ def describe(s, action, frame=None) -> tuple[str, str, int | None]:
             names.append(labels[low.bit_length() - 1])
             mask ^= low
         what = frame[2] if len(frame) > 2 else ""
-        name = "excavate" if frame[0] == "excavate" else "excavate_space"
+        name = "excavate_space" if frame[0] == "space" else "excavate"
         return name, f"{what} " + " ".join(names), first
+    if kind == "anchor":
+        # The first of a card's two decisions (excavation.py): a space the card will dig, the
+        # placement chosen next.  Logged as the card's excavation (the same option keys as its
+        # digs, so what a decision offered reads as before) at no cell: no space is dug yet.
+        return "excavate", f"{frame[2]} from {s.static.labels[action[1]]}", None
     if kind == "skip":
         return "skip", str(frame[2]) if len(frame) > 2 else "", None
     if kind == "build":

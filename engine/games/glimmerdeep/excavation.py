@@ -3,8 +3,10 @@
 Each player flips the top card of their excavation deck three times and excavates its shape
 (flipped or rotated, partly, overlapping excavated spaces), adjacent to an excavated space.
 Excavations from activations and traits ("Excavate 1 gold space", a bonus shape) use the
-same mechanism.  `Excavation` holds the state's methods; the `excavate` and `space` frames
-are the decisions."""
+same mechanism.  `Excavation` holds the state's methods; the `excavate`, `excavate_at` and
+`space` frames are the decisions: a card is placed in two small ones, an anchor (a frontier
+space the dig includes) and then the dig through it (RULES.md, "Small decisions: the
+excavation in two steps")."""
 
 from __future__ import annotations
 
@@ -110,45 +112,141 @@ def dig_gains(s, p: Player, masks):
     return table, keep, firsts, None, key
 
 
-def l_excavate(s, frame):
-    p = s.players[frame[1]]
+class Groups:
+    """The dig options of one excavation card grouped by their anchor (RULES.md, "Small
+    decisions: the excavation in two steps"): `gains(cell)` are the gains (new-space masks, in
+    the order of `dig_options`) whose lowest frontier space is `cell`; `cells` the anchors,
+    ascending; `options` the first decision's dig options, one per anchor: `("dig", gain)`
+    where the anchor has one gain (no second decision), else `("anchor", cell)`."""
+
+    __slots__ = ("cells", "options", "_members")
+
+    def __init__(self, members: dict[int, list[int]]):
+        self._members = members
+        self.cells = sorted(members)
+        self.options = tuple(("dig", members[c][0]) if len(members[c]) == 1 else ("anchor", c)
+                             for c in self.cells)
+
+    def gains(self, cell: int) -> list[int]:
+        return self._members.get(cell, [])
+
+
+def grouped(masks, target: int, keep: int) -> Groups:
+    """The `Groups` of the gains `m & keep` of `masks` (distinct, in order), each under the
+    lowest space of `m & target` (a frontier space, given that `target` is the frontier)."""
+    members: dict[int, list[int]] = {}
+    for m in masks:
+        hit = m & target
+        members.setdefault((hit & -hit).bit_length() - 1, []).append(m & keep)
+    return Groups(members)
+
+
+def frontier(s, p: Player) -> int:
+    """The spaces a dig must gain one of: reachable, not excavated, not forbidden, not
+    blocked."""
+    return s.reach(p) & ~p.exc & ~s.forbidden(p)
+
+
+def dig_groups(s, p: Player, masks) -> Groups:
+    """`Groups` of one shape's `dig_options`: the anchor of a gain is its lowest frontier
+    space (`frontier`), so each gain has exactly one.  The gains come from the numpy columns
+    (`MaskTable.first_gains`, as in `dig_gains`); the answer is remembered per table, as
+    `dig_options`' is."""
+    extra = s.hooks[p.seat].forbidden(s, p)
+    reach = s.reach(p)
+    table = placement_table(masks)
+    key = (p.exc, extra, reach)
+    last = table.groups   # read once: the table may be shared by threads
+    if last[0] == key:
+        return last[1]
+    keep = ~p.exc & ~extra
+    target = reach & keep & ~s.static.board.blocked
+    avoid = extra if extra and not s.static.skip else 0
+    groups = grouped(table.objects[table.first_gains(target, keep, avoid)].tolist(), target,
+                     keep)
+    table.groups = (key, groups)
+    return groups
+
+
+def excavation_groups(s, p: Player, frame) -> Groups:
+    """The `Groups` of an excavation frame's card (`("excavate" or "excavate_at", seat, shape,
+    source, ...)`): its shape's, or with a faction's other shapes (`alt_shapes`) the union of
+    their dig options, the same spaces through another shape being the same decision (the
+    first kept)."""
     hook = s.hooks[p.seat]
-    opts = dig_options(s, p, s.static.placements[frame[2]])
     alts = hook.alt_shapes(s, p, frame[2], frame[3])
-    if alts:  # the same spaces through another shape are the same decision (first kept)
-        opts = list(dict.fromkeys(opts + [a for alt in alts
-                                          for a in dig_options(s, p, s.static.placements[alt])]))
+    if not alts:
+        return dig_groups(s, p, s.static.placements[frame[2]])
+    opts = dig_options(s, p, s.static.placements[frame[2]])
+    opts = list(dict.fromkeys(opts + [a for alt in alts
+                                      for a in dig_options(s, p, s.static.placements[alt])]))
+    return grouped([a[1] for a in opts], frontier(s, p), -1)   # the gains as they are
+
+
+def l_excavate(s, frame):
+    """The card's first decision: an anchor (or the one dig of an anchor that has only one),
+    the "at any time" abilities in the excavation phase, or skip."""
+    p = s.players[frame[1]]
+    opts = list(excavation_groups(s, p, frame).options)
     if frame[3] == "card":  # the excavation phase: "at any time" abilities come before the card
-        opts.extend(hook.anytime_extras(s, p))
+        opts.extend(s.hooks[p.seat].anytime_extras(s, p))
     opts.append(("skip",))
     return opts
 
 
 def s_excavate(s, frame, rng):
-    """`legal = l_excavate(s, frame); legal[rng.randrange(len(legal))]` without listing the
-    dig options: they are counted (`dig_gains`) and only the one drawn is built; the same single
-    draw from `rng`, the same action.  None, before drawing anything, where a faction's other
-    shapes merge into the card's options (`alt_shapes`): then the caller lists them."""
+    """`legal = l_excavate(s, frame); legal[rng.randrange(len(legal))]` from the remembered
+    groups (`dig_groups`): the same single draw from `rng`, the same action.  None, before
+    drawing anything, where a faction's other shapes merge into the card's options
+    (`alt_shapes`): then the caller lists them."""
     p = s.players[frame[1]]
     hook = s.hooks[p.seat]
     if hook.alt_shapes(s, p, frame[2], frame[3]):
         return None
-    table, keep, firsts, known, _key = dig_gains(s, p, s.static.placements[frame[2]])
-    n_dig = len(known) if known is not None else len(firsts)
+    opts = dig_groups(s, p, s.static.placements[frame[2]]).options
     extras = hook.anytime_extras(s, p) if frame[3] == "card" else []
-    k = draw_index(rng, n_dig + len(extras) + 1)   # the digs, the extras, then ("skip",)
-    if k < n_dig:
-        return known[k] if known is not None else ("dig", table.masks[firsts[k]] & keep)
-    k -= n_dig
+    k = draw_index(rng, len(opts) + len(extras) + 1)   # the digs, the extras, then ("skip",)
+    if k < len(opts):
+        return opts[k]
+    k -= len(opts)
     return extras[k] if k < len(extras) else ("skip",)
 
 
 def a_excavate(s, frame, action):
     if action[0] == "dig":
         s.excavate(s.players[frame[1]], action[1], frame[3])
+    elif action[0] == "anchor":   # the second decision: which dig through that space
+        s.stack.append(("excavate_at", frame[1], frame[2], frame[3], action[1]))
     elif action[0] != "skip":  # an "at any time" ability: the card waits for it
         s.stack.append(frame)
         s.hooks[frame[1]].apply_extra(s, s.players[frame[1]], action)
+
+
+def l_excavate_at(s, frame):
+    """The card's second decision, `("excavate_at", seat, shape, source, anchor)`: the digs
+    whose anchor is that space (two or more, every one legal; no skip)."""
+    p = s.players[frame[1]]
+    return [("dig", g) for g in excavation_groups(s, p, frame).gains(frame[4])]
+
+
+def s_excavate_at(s, frame, rng):
+    """`legal = l_excavate_at(s, frame); legal[rng.randrange(len(legal))]`, from the
+    remembered groups; None where a faction's other shapes merge in (the caller lists)."""
+    p = s.players[frame[1]]
+    if s.hooks[p.seat].alt_shapes(s, p, frame[2], frame[3]):
+        return None
+    gains = dig_groups(s, p, s.static.placements[frame[2]]).gains(frame[4])
+    return ("dig", gains[draw_index(rng, len(gains))])
+
+
+def follow_up(s) -> bool:
+    """Whether the decision is a card's second one (the dig through the anchor chosen): the
+    search widens it narrowly (`MCTSParams.narrow`), the two decisions being one move."""
+    return bool(s.stack) and s.stack[-1][0] == "excavate_at"
+
+
+def a_excavate_at(s, frame, action):
+    s.excavate(s.players[frame[1]], action[1], frame[3])
 
 
 def l_space(s, frame):
@@ -168,7 +266,7 @@ def l_space(s, frame):
 
 a_space = a_excavate
 
-LEGAL = {"excavate": l_excavate, "space": l_space}
-APPLY = {"excavate": a_excavate, "space": a_space}
+LEGAL = {"excavate": l_excavate, "excavate_at": l_excavate_at, "space": l_space}
+APPLY = {"excavate": a_excavate, "excavate_at": a_excavate_at, "space": a_space}
 TASKS = {"flip": t_flip, "excavation_end": t_excavation_end}
-SAMPLE = {"excavate": s_excavate}
+SAMPLE = {"excavate": s_excavate, "excavate_at": s_excavate_at}

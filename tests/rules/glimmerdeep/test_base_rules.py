@@ -7,15 +7,12 @@ from engine.games.glimmerdeep.board import bits
 from engine.games.glimmerdeep.economy import PayOptions, settle
 from engine.games.glimmerdeep.board import connected_outposts
 from engine.games.glimmerdeep import scoring
+from glim_digs import apply_dig, dig_masks
 
 
 def force(s, frame):
     """Put the state on a given decision (test scaffolding)."""
     s.stack = [frame]
-
-
-def dig_masks(s):
-    return [a[1] for a in s.legal_actions() if a[0] == "dig"]
 
 
 # ---------------------------------------------------------------- Game Setup
@@ -64,8 +61,8 @@ def test_excavating_rules_can_overlap_without_gaining_twice(make_state):
     assert overlapping
     placement = overlapping[0]
     new = placement & ~p.exc
-    assert ("dig", new) in s.legal_actions()
-    s.apply(("dig", new))
+    assert new in options
+    apply_dig(s, new)
     gained = [a - b for a, b in zip(p.res, res_before)]
     assert gained == [(new & board.iron).bit_count(), (new & board.gold).bit_count(),
                       (new & board.gem).bit_count()]
@@ -117,7 +114,7 @@ def test_excavating_rules_can_skip_spaces_that_cannot_be_excavated(make_state, g
     force(s, ("excavate", 0, "line3", "card"))
     digs = dig_masks(s)
     assert (1 << l | 1 << r) in digs and not any(m & board.gem for m in digs)
-    s.apply(("dig", 1 << l | 1 << r))
+    apply_dig(s, 1 << l | 1 << r)
     assert not p.exc & 1 << g
     # The stricter reading is a switch in the rules data.
     strict = game.load_rules(sets=["game.shapes_skip_unexcavatable=false"]).model
@@ -197,9 +194,37 @@ def test_excavation_example_gains_one_gem_and_one_iron(make_state, rules):
     assert dug != upright and dug in turned             # "This excavated shape has been rotated"
     assert target & board.neighbours(p.exc)             # "Starting adjacent to ... excavated"
     before = p.res.copy()
-    s.apply(("dig", target))
+    apply_dig(s, target)
     assert p.res[0] - before[0] == 1 and p.res[2] - before[2] == 1 and p.res[1] == before[1]
     assert p.exc & target == target
+
+
+def test_an_excavation_card_is_two_small_decisions(make_state):
+    """Excavating Rules, placed in two small decisions (RULES.md, "Small decisions: the
+    excavation in two steps"): first a space the card will dig (its lowest new space next to
+    the excavation), then the placement through it; the move log says both in words, the
+    first at no cell (nothing is dug yet), the second at the dig's first space."""
+    s = make_state()
+    board = s.static.board
+    p = s.players[0]
+    force(s, ("excavate", 0, "ell4", "card"))
+    anchor = next(a for a in s.legal_actions() if a[0] == "anchor")
+    front = board.neighbours(p.exc) & ~board.blocked
+    assert front >> anchor[1] & 1
+    n = s.log.n_moves()
+    s.apply(anchor)
+    assert s.stack[-1] == ("excavate_at", 0, "ell4", "card", anchor[1]) and p.exc == board.settlement
+    digs = s.legal_actions()
+    assert len(digs) >= 2 and all(a[0] == "dig" and a[1] >> anchor[1] & 1 for a in digs)
+    assert all(((a[1] & front) & -(a[1] & front)) == 1 << anchor[1] for a in digs)
+    s.apply(digs[0])
+    assert p.exc == board.settlement | digs[0][1]
+    moves = s.log.moves()
+    x, y = board.xy(anchor[1])
+    first = min(bits(digs[0][1]))
+    assert moves["action"][n:n + 2] == ["excavate", "excavate"]
+    assert moves["detail"][n] == f"ell4 from {x},{y}" and moves["cell"][n] is None
+    assert moves["detail"][n + 1].startswith("ell4 ") and moves["cell"][n + 1] == first
 
 
 def test_bioluminescent_spaces_cannot_be_excavated(make_state):

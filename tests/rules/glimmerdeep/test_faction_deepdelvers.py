@@ -8,6 +8,7 @@ from engine.core.protocol import Seat
 from engine.games.glimmerdeep.board import bits
 from engine.games.glimmerdeep.factions.deepdelvers import SHEET, calling_vp, sheet_offset
 from engine.games.glimmerdeep.state import GEM, GOLD, IRON
+from glim_digs import apply_dig, dig_actions, dig_masks
 
 MAPS = ("bioluminescent", "trade_routes", "snowy_summit", "underground_forest")
 
@@ -138,9 +139,9 @@ def test_level1_left_one_shape_on_map_other_on_sheet(game, rules):
     assert set(s.legal_actions()) == {("map", prm["shape_a"]), ("map", prm["shape_b"])}
     s.apply(("map", prm["shape_a"]))
     assert s.stack[-1] == ("excavate", 0, prm["shape_a"], "trait")
-    digs = [a for a in s.legal_actions() if a[0] == "dig"]
+    digs = dig_actions(s)
     exc0 = p.exc
-    s.apply(digs[0])
+    apply_dig(s, digs[0][1])
     assert p.exc != exc0
     assert s.stack[-1] == ("fx", 0, "dd_sheet", prm["shape_b"], "may")
     acts = s.legal_actions()
@@ -168,7 +169,7 @@ def test_level1_right_three_paid_excavations_once_per_game(game, rules):
     s.apply(("activate", "t:deepdelvers_1r:1"))
     assert p.res == [1, 0, 1]
     assert s.stack[-1] == ("excavate", 0, "2x1", "production")
-    s.apply(max((a for a in s.legal_actions() if a[0] == "dig"), key=lambda a: a[1].bit_count()))
+    apply_dig(s, max(dig_masks(s), key=lambda m: m.bit_count()))
     p.activated = set()                               # a later production phase
     p.res = [5, 5, 5]
     force(s, ("produce", 0))
@@ -183,11 +184,11 @@ def test_level2_left_indicated_shape_excavated_immediately(game, rules):
     p = s.players[0]
     choose_trait(s, 0, 2, "left")
     assert s.stack[-1] == ("excavate", 0, "deepdelvers_2l", "trait")
-    digs = [a[1] for a in s.legal_actions() if a[0] == "dig"]
+    digs = dig_masks(s)
     assert max(m.bit_count() for m in digs) == 6
     board = s.static.board
     six = next(m for m in digs if m.bit_count() == 6)
-    s.apply(("dig", six))
+    apply_dig(s, six)
     assert p.exc & six == six
     assert p.res[IRON] == (six & board.iron).bit_count()
 

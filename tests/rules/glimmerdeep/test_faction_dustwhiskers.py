@@ -4,6 +4,7 @@ import random
 
 from engine.core.protocol import Seat
 from engine.games.glimmerdeep.factions.dustwhiskers import discounted, largest_dirt_cluster
+from glim_digs import apply_dig, dig_masks
 
 MAPS = ("bioluminescent", "trade_routes", "snowy_summit", "underground_forest")
 
@@ -185,7 +186,7 @@ def test_level3_right_dirt_or_single_space_may_become_2x1(game, rules):
     board = s.static.board
     for frame in (("space", 0, "dirt", "t"), ("space", 0, "any", "t"), ("excavate", 0, "1x1", "t")):
         force(s, frame)
-        assert max(a[1].bit_count() for a in s.legal_actions() if a[0] == "dig") == 1
+        assert max(m.bit_count() for m in dig_masks(s)) == 1
     p.traits.append("dustwhiskers_3r")
     force(s, ("space", 0, "dirt", "t"))
     digs = [a[1] for a in s.legal_actions() if a[0] == "dig"]
@@ -194,9 +195,9 @@ def test_level3_right_dirt_or_single_space_may_become_2x1(game, rules):
     force(s, ("space", 0, "any", "t"))
     assert max(a[1].bit_count() for a in s.legal_actions() if a[0] == "dig") == 2
     force(s, ("excavate", 0, "1x1", "t"))
-    two = [a[1] for a in s.legal_actions() if a[0] == "dig" and a[1].bit_count() == 2]
+    two = [m for m in dig_masks(s) if m.bit_count() == 2]
     assert two
-    s.apply(("dig", two[0]))
+    apply_dig(s, two[0])
     assert p.exc & two[0] == two[0]
 
 

@@ -6,6 +6,7 @@ from engine.core.protocol import Seat
 from engine.games.glimmerdeep.board import bits
 from engine.games.glimmerdeep.factions.ironclads import ROWS, calling_vp
 from engine.games.glimmerdeep.state import GOLD, IRON
+from glim_digs import apply_dig, dig_actions
 
 MAPS = ("bioluminescent", "trade_routes", "snowy_summit", "underground_forest")
 
@@ -58,9 +59,8 @@ def test_calling_counts_production_excavations(game, rules):
     p = s.players[0]
     board = s.static.board
     force(s, ("excavate", 0, "line3", "production"))
-    best = max((a for a in s.legal_actions() if a[0] == "dig"),
-               key=lambda a: (a[1] & board.iron).bit_count())
-    s.apply(best)
+    best = max(dig_actions(s), key=lambda a: (a[1] & board.iron).bit_count())
+    apply_dig(s, best[1])
     n = (best[1] & board.iron).bit_count()
     assert n >= 2 and p.fx[ROWS] == [1 if n >= 3 else 0]
 
