@@ -135,7 +135,7 @@ def print_ladder(out, vs) -> None:
 @click.option("--grid", default="c=0.3,1.0;depth=0,4", show_default=True,
               help="Parameter values to try: 'KEY=V1,V2;KEY=...' (the spec's overrides: c, "
                    "depth, rollout, widen, order, reward, scale, prior, leaf, reuse, "
-                   "opponents, worlds).")
+                   "opponents, worlds, narrow).")
 @click.option("--games", type=click.IntRange(min=1), default=40, show_default=True)
 @click.option("--players", type=click.IntRange(min=1), default=4, show_default=True)
 @click.option("--vs", "opponent", default="greedy", show_default=True)
