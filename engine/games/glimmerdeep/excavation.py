@@ -134,11 +134,17 @@ class Groups:
 def grouped(masks, target: int, keep: int) -> Groups:
     """The `Groups` of the gains `m & keep` of `masks` (distinct, in order), each under the
     lowest space of `m & target` (a frontier space, given that `target` is the frontier)."""
-    members: dict[int, list[int]] = {}
+    by_low: dict[int, list[int]] = {}     # keyed by the anchor's bit, its index taken once
+    get = by_low.get
     for m in masks:
         hit = m & target
-        members.setdefault((hit & -hit).bit_length() - 1, []).append(m & keep)
-    return Groups(members)
+        low = hit & -hit
+        group = get(low)
+        if group is None:
+            by_low[low] = [m & keep]
+        else:
+            group.append(m & keep)
+    return Groups({low.bit_length() - 1: group for low, group in by_low.items()})
 
 
 def frontier(s, p: Player) -> int:
