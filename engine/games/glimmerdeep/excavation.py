@@ -99,17 +99,30 @@ def dig_gains(s, p: Player, masks):
     one in the reach, so no gain is empty.  `known` is the remembered tuple of options when
     the table last answered the same question `key` (the excavated, forbidden and reachable
     spaces; then `firsts` is None), else None."""
-    extra = s.hooks[p.seat].forbidden(s, p)
-    reach = s.reach(p)
-    table = placement_table(masks)
-    keep = ~p.exc & ~extra
-    key = (p.exc, extra, reach)
+    table, keep, key = dig_question(s, p, masks)
     last = table.last  # read once: the table may be shared by threads
     if last[0] == key:
         return table, keep, None, last[1], key
-    avoid = extra if extra and not s.static.skip else 0
-    firsts = table.first_gains(reach & keep & ~s.static.board.blocked, keep, avoid)
+    firsts = table.first_gains(*dig_targets(s, key, keep))
     return table, keep, firsts, None, key
+
+
+def dig_question(s, p: Player, masks):
+    """(table, keep, key) of one shape's excavation for `p`: the shape's `MaskTable`, the
+    spaces a dig gains (`keep`: not excavated, not forbidden to this player) and the key of
+    the question (the excavated, forbidden and reachable spaces) its answers are remembered
+    by (`dig_gains`, `dig_groups`)."""
+    extra = s.hooks[p.seat].forbidden(s, p)
+    return placement_table(masks), ~p.exc & ~extra, (p.exc, extra, s.reach(p))
+
+
+def dig_targets(s, key, keep: int) -> tuple[int, int, int]:
+    """(target, keep, avoid) for `MaskTable.first_gains`: the frontier a dig must gain one of
+    (reachable, kept, not blocked), and the forbidden spaces a placement may not touch when
+    the "Can skip" switch is off."""
+    _exc, extra, reach = key
+    avoid = extra if extra and not s.static.skip else 0
+    return reach & keep & ~s.static.board.blocked, keep, avoid
 
 
 class Groups:
@@ -158,16 +171,11 @@ def dig_groups(s, p: Player, masks) -> Groups:
     space (`frontier`), so each gain has exactly one.  The gains come from the numpy columns
     (`MaskTable.first_gains`, as in `dig_gains`); the answer is remembered per table, as
     `dig_options`' is."""
-    extra = s.hooks[p.seat].forbidden(s, p)
-    reach = s.reach(p)
-    table = placement_table(masks)
-    key = (p.exc, extra, reach)
+    table, keep, key = dig_question(s, p, masks)
     last = table.groups   # read once: the table may be shared by threads
     if last[0] == key:
         return last[1]
-    keep = ~p.exc & ~extra
-    target = reach & keep & ~s.static.board.blocked
-    avoid = extra if extra and not s.static.skip else 0
+    target, keep, avoid = dig_targets(s, key, keep)
     groups = grouped(table.objects[table.first_gains(target, keep, avoid)].tolist(), target,
                      keep)
     table.groups = (key, groups)

@@ -24,6 +24,7 @@ keep missing return None: the bot lists the options.
 from __future__ import annotations
 
 from .board import placement_table
+from .excavation import dig_question, dig_targets
 
 TRIES = 24
 
@@ -43,11 +44,9 @@ def rollout_action(s, rng):
         return None
     if kind == "excavate" and frame[3] == "card" and hook.anytime_extras(s, p):
         return None
-    extra = hook.forbidden(s, p)
-    keep = ~p.exc & ~extra
-    target = s.reach(p) & keep & ~s.static.board.blocked
-    avoid = extra if extra and not s.static.skip else 0
     masks = s.static.placements[frame[2]]
+    _table, keep, key = dig_question(s, p, masks)
+    target, keep, avoid = dig_targets(s, key, keep)
     if kind == "excavate_at":   # a placement through the anchor, whose anchor it is
         low = 1 << frame[4]
         through = placement_table(masks).containing(frame[4])
