@@ -277,21 +277,28 @@ def _successors(row: Sequence[int]) -> list[tuple[int, int]]:
 def _cyclic_orders(blocks, k: int, p: int, copies: int, rng: random.Random):
     """`copies` copies of the blocks, each in a cyclic seat order such that every faction sits
     right after every other equally often; None when the count cannot be equal or the search
-    finds no such orders."""
+    finds no such orders.  (Counts are kept in a flat list indexed a * k + b: this search runs
+    in every `delve simulate` process, so its speed is the command's start-up time.)"""
     total = copies * len(blocks) * p
     if total % (k * (k - 1)):
         return None
     target = total // (k * (k - 1))
     rows = [list(b) for _ in range(copies) for b in blocks]
-    succ = Counter(q for row in rows for q in _successors(row))
-    cur = sum((succ.get((a, b), 0) - target) ** 2 for a in range(k) for b in range(k) if a != b)
+    succ = [0] * (k * k)
+    for row in rows:
+        for q in _successor_keys(row, k):
+            succ[q] += 1
+    cur = sum((succ[a * k + b] - target) ** 2 for a in range(k) for b in range(k) if a != b)
     for _ in range(SEARCH_STEPS):
         if cur == 0:
             return [tuple(row) for row in rows]
         i = rng.randrange(len(rows))
         new = [rows[i][0], *rng.sample(rows[i][1:], p - 1)]    # another cyclic order of table i
-        delta = Counter(_successors(new))
-        delta.subtract(_successors(rows[i]))
+        delta: dict[int, int] = {}
+        for q in _successor_keys(new, k):
+            delta[q] = delta.get(q, 0) + 1
+        for q in _successor_keys(rows[i], k):
+            delta[q] = delta.get(q, 0) - 1
         change = _move(succ, delta, target, rng)
         if change is not None:
             rows[i] = new
@@ -299,29 +306,42 @@ def _cyclic_orders(blocks, k: int, p: int, copies: int, rng: random.Random):
     return None
 
 
-def _move(counts: Counter, delta: Counter, target: int, rng: random.Random) -> int | None:
+def _successor_keys(row: Sequence[int], k: int) -> list[int]:
+    """`_successors` of a row of labels 0..k-1, each pair (a, b) as the index a * k + b."""
+    n = len(row)
+    return [row[s] * k + row[(s + 1) % n] for s in range(n)]
+
+
+def _move(counts: list[int], delta: dict[int, int], target: int,
+          rng: random.Random) -> int | None:
     """One local-search step on counts meant to equal `target`: the change `delta` makes to
     their sum of squared deviations; applied to `counts` (and returned) when it does not make
     it worse, or at random 0.2% of the time when it does (to leave a local minimum); else None."""
-    change = sum((counts.get(q, 0) + d - target) ** 2 - (counts.get(q, 0) - target) ** 2
-                 for q, d in delta.items() if d)
+    change = 0
+    for q, d in delta.items():
+        if d:
+            c = counts[q] - target
+            change += (c + d) ** 2 - c * c
     if change <= 0 or rng.random() < 0.002:
         for q, d in delta.items():
-            counts[q] = counts.get(q, 0) + d
+            counts[q] += d
         return change
     return None
 
 
 def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
     """One rotation of each (cyclic) row so that every faction takes every seat equally often
-    (rotating keeps who sits right after whom), or None."""
+    (rotating keeps who sits right after whom), or None.  (Counts by faction x * p + seat.)"""
     r = sum(len(row) for row in rows) // k
     if r % p:
         return None
     want = r // p
     turn = [0] * len(rows)
-    seat = Counter((x, s) for row in rows for s, x in enumerate(row))
-    cur = sum((seat.get((x, s), 0) - want) ** 2 for x in range(k) for s in range(p))
+    seat = [0] * (k * p)
+    for row in rows:
+        for s, x in enumerate(row):
+            seat[x * p + s] += 1
+    cur = sum((c - want) ** 2 for c in seat)
     for _ in range(SEARCH_STEPS):
         if cur == 0:
             return [tuple(row[(s + t) % p] for s in range(p)) for row, t in zip(rows, turn)]
@@ -329,10 +349,13 @@ def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
         t = rng.randrange(p)
         if t == turn[i]:
             continue
-        old = [(rows[i][(s + turn[i]) % p], s) for s in range(p)]
-        new = [(rows[i][(s + t) % p], s) for s in range(p)]
-        delta = Counter(new)
-        delta.subtract(old)
+        delta: dict[int, int] = {}
+        for s in range(p):
+            q = rows[i][(s + t) % p] * p + s
+            delta[q] = delta.get(q, 0) + 1
+        for s in range(p):
+            q = rows[i][(s + turn[i]) % p] * p + s
+            delta[q] = delta.get(q, 0) - 1
         change = _move(seat, delta, want, rng)
         if change is not None:
             turn[i] = t
