@@ -8,7 +8,7 @@ gems.py ("Collecting Gems", spending), colony_cards.py (colony cards, completion
 equipment.py ("Use Equipment"), anomaly.py (anomaly tiles and cards), fights.py ("Fighting"),
 trading.py ("Trading", switchable), oxygen.py ("Oxygen", "Dying"), recruiting.py
 ("Recruiting a Worker"), scoring.py (score, ranks), view.py (observe, determinize, board view),
-describe.py (the move log), bots.py (the heuristic).
+describe.py (the move log), bots.py (the heuristic, the search leaf).
 """
 
 from __future__ import annotations
@@ -121,6 +121,7 @@ GAME = register(Game(
     determinize=determinize,
     labels=LABELS,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
+           "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            "chance_values": anomaly.chance_values,
            "fingerprint_sets": [(), ("trading.enabled=false", "fights.loss.oxygen=\"steal\"",
                                      "zone.inner_kinds=[]"),

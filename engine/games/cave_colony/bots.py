@@ -449,3 +449,37 @@ def _discovery_value(s, seat: int, d: int) -> float | None:
         out += n / total * (evaluate(nxt, seat) - v)
         nxt.cgem[b + g] -= k
     return out
+
+
+# ---------------------------------------------------------------------------- search leaf
+LEAF_STEPS = 40     # at most this many of a turn's decisions finished before a leaf is valued
+_LEAF_MEMO: list = [None, -1, None]     # (state, step, finished copy): the last leaf's turn
+
+
+def leaf_value(s, seat: int) -> float:
+    """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
+    once the turn in progress is finished by the greedy bot (`action_values`, the first best
+    option), so that a leaf halfway through a turn (energy left, a gem not yet collected or
+    spent, a worker away from a target it can still reach) is valued as the turn ends.  A
+    finished game and an off-turn decision (the trade window) are valued as they stand.  The
+    finished copy is shared by the seats' values of one leaf (remembered for the last state
+    asked about, unchanged since)."""
+    if s.over or not s.stack or s.to_move() != s.cur:
+        return evaluate(s, seat)
+    memo = _LEAF_MEMO
+    if memo[0] is s and memo[1] == s.step:
+        return evaluate(memo[2], seat)
+    cur = s.cur
+    done = s.clone(log=False)
+    for _ in range(LEAF_STEPS):
+        if done.over or not done.stack or done.cur != cur or done.to_move() != cur:
+            break
+        actions = done.legal_actions()
+        if len(actions) > 1:
+            vals = action_values(done, cur, actions)
+            a = actions[max(range(len(actions)), key=vals.__getitem__)]
+        else:
+            a = actions[0]
+        done.apply_legal(a, actions)
+    memo[0], memo[1], memo[2] = s, s.step, done
+    return evaluate(done, seat)

@@ -159,3 +159,29 @@ def test_spending_a_gem_on_a_wildcard_slot_is_worth_it(make_state, game):
     after = obs.clone()
     after.apply(spend)
     assert evaluate(after, seat) > evaluate(obs, seat)
+
+
+def test_search_leaf_finishes_the_turn_in_progress(make_state):
+    """leaf_value (MCTS leaf = "game") values a state halfway through a turn (energy left,
+    several options, a gem to collect) as the turn ends when the greedy bot finishes it: the
+    finished copy is off the seat's turn, the state asked about is untouched, and every
+    seat's value is the heuristic of that one copy."""
+    from engine.games.cave_colony import bots
+
+    def greedy_collects(s) -> bool:    # greedy's best option here is a gem (a certain gain)
+        actions = s.legal_actions()
+        vals = bots.action_values(s, s.cur, actions)
+        return actions[max(range(len(actions)), key=vals.__getitem__)][0] == "collect"
+
+    s = make_state()
+    while not (s.phase == "actions" and s.to_move() == s.cur and s.energy >= 2
+               and len(s.legal_actions()) > 2 and greedy_collects(s)):
+        s.apply(s.legal_actions()[0])
+    seat, step, energy = s.cur, s.step, s.energy
+    values = [bots.leaf_value(s, q) for q in range(s.n)]
+    assert (s.step, s.cur, s.energy) == (step, seat, energy)         # untouched
+    done = bots._LEAF_MEMO[2]
+    assert done is not s and done.step > s.step
+    assert done.over or done.cur != seat or done.to_move() != seat  # the turn is over
+    assert values == [bots.evaluate(done, q) for q in range(s.n)]
+    assert values[seat] > bots.evaluate(s, seat)                     # the turn's gains count
