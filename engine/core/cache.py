@@ -31,3 +31,22 @@ class PerRulesCache:
                 self.entries.clear()
             hit = self.entries[(id(rules), key)] = (rules, self.build(rules, key))
         return hit[1]
+
+
+class LastState:
+    """`build(state)` for the last state asked about, while it is that object at that step
+    (`state.step`): a search values one leaf for every seat in turn, so what the leaf's value
+    is built on (a turn finished on a copy) is built once.  The state is kept alive with its
+    entry, so a new state never hits a stale one."""
+
+    def __init__(self, build: Callable[[Any], Any]):
+        self.build = build
+        self.state = None
+        self.step = -1
+        self.value = None
+
+    def __call__(self, state):
+        if self.state is not state or self.step != state.step:
+            self.value = self.build(state)
+            self.state, self.step = state, state.step
+        return self.value

@@ -19,7 +19,7 @@ it (valued by the exact win chance of the event-die rolls).
 
 from __future__ import annotations
 
-from engine.core.cache import PerRulesCache, remember
+from engine.core.cache import LastState, PerRulesCache, remember
 from engine.core.errors import RulesError
 from engine.core.rules import DATA_DIR, read_toml
 
@@ -453,7 +453,6 @@ def _discovery_value(s, seat: int, d: int) -> float | None:
 
 # ---------------------------------------------------------------------------- search leaf
 LEAF_STEPS = 40     # at most this many of a turn's decisions finished before a leaf is valued
-_LEAF_MEMO: list = [None, -1, None]     # (state, step, finished copy): the last leaf's turn
 
 
 def leaf_value(s, seat: int) -> float:
@@ -462,13 +461,14 @@ def leaf_value(s, seat: int) -> float:
     option), so that a leaf halfway through a turn (energy left, a gem not yet collected or
     spent, a worker away from a target it can still reach) is valued as the turn ends.  A
     finished game and an off-turn decision (the trade window) are valued as they stand.  The
-    finished copy is shared by the seats' values of one leaf (remembered for the last state
-    asked about, unchanged since)."""
+    finished copy is built once for the seats' values of one leaf (`finished_turn`)."""
     if s.over or not s.stack or s.to_move() != s.cur:
         return evaluate(s, seat)
-    memo = _LEAF_MEMO
-    if memo[0] is s and memo[1] == s.step:
-        return evaluate(memo[2], seat)
+    return evaluate(finished_turn(s), seat)
+
+
+def _finish_turn(s):
+    """A copy of `s` with the turn in progress finished by the greedy bot."""
     cur = s.cur
     done = s.clone(log=False)
     for _ in range(LEAF_STEPS):
@@ -481,5 +481,7 @@ def leaf_value(s, seat: int) -> float:
         else:
             a = actions[0]
         done.apply_legal(a, actions)
-    memo[0], memo[1], memo[2] = s, s.step, done
-    return evaluate(done, seat)
+    return done
+
+
+finished_turn = LastState(_finish_turn)     # the last leaf's finished copy

@@ -16,7 +16,7 @@ itself plays out both orders.  Every other decision is a one-step lookahead on `
 
 from __future__ import annotations
 
-from engine.core.cache import remember
+from engine.core.cache import LastState, remember
 
 from .cards import available_actions
 from .network import bits, net
@@ -477,21 +477,20 @@ def _slot_index(st, slot_id: str) -> int:
 
 
 # ---------------------------------------------------------------------------- search leaf
-_LEAF_MEMO: list = [None, -1, None]     # (state, step, finished copy): the last leaf's turn
-
-
 def leaf_value(s, seat: int) -> float:
     """The search bot's leaf (`Game.extra["leaf_value"]`, MCTS `leaf = "game"`): `evaluate`
     once the turn in progress is finished by the greedy bot's rollout (its slot by the
     greedy choice among the slots, every later decision as `_finish_turn` takes it).  A leaf
     between a card and its slot, or halfway through an effect, is otherwise valued with the
-    card gone and nothing yet built for it.  The finished copy is shared by the seats'
-    values of one leaf (remembered for the last state asked about, unchanged since)."""
+    card gone and nothing yet built for it.  The finished copy is built once for the seats'
+    values of one leaf (`finished_turn`)."""
     if s.over or not s.stack:
         return evaluate(s, seat)
-    memo = _LEAF_MEMO
-    if memo[0] is s and memo[1] == s.step:
-        return evaluate(memo[2], seat)
+    return evaluate(finished_turn(s), seat)
+
+
+def _finish_leaf(s):
+    """`s`, or a copy of it with the turn in progress finished greedily."""
     kind, mover = s.stack[-1][0], s.stack[-1][1]
     done = s
     if kind not in ("card", "discard") and s.turn[0] == mover:
@@ -501,5 +500,7 @@ def leaf_value(s, seat: int) -> float:
             done = _best_slot_finished(s, mover)
         else:
             done = _finished(done, mover, turn0)
-    memo[0], memo[1], memo[2] = s, s.step, done
-    return evaluate(done, seat)
+    return done
+
+
+finished_turn = LastState(_finish_leaf)     # the last leaf's finished copy

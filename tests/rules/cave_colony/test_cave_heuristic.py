@@ -180,7 +180,7 @@ def test_search_leaf_finishes_the_turn_in_progress(make_state):
     seat, step, energy = s.cur, s.step, s.energy
     values = [bots.leaf_value(s, q) for q in range(s.n)]
     assert (s.step, s.cur, s.energy) == (step, seat, energy)         # untouched
-    done = bots._LEAF_MEMO[2]
+    done = bots.finished_turn(s)
     assert done is not s and done.step > s.step
     assert done.over or done.cur != seat or done.to_move() != seat  # the turn is over
     assert values == [bots.evaluate(done, q) for q in range(s.n)]
