@@ -23,7 +23,6 @@ keep missing return None: the bot lists the options.
 
 from __future__ import annotations
 
-from .board import placement_table
 from .excavation import dig_question, dig_targets
 
 TRIES = 24
@@ -45,11 +44,11 @@ def rollout_action(s, rng):
     if kind == "excavate" and frame[3] == "card" and hook.anytime_extras(s, p):
         return None
     masks = s.static.placements[frame[2]]
-    _table, keep, key = dig_question(s, p, masks)
+    table, keep, key = dig_question(s, p, masks)
     target, keep, avoid = dig_targets(s, key, keep)
     if kind == "excavate_at":   # a placement through the anchor, whose anchor it is
         low = 1 << frame[4]
-        through = placement_table(masks).containing(frame[4])
+        through = table.containing(frame[4])
         n = len(through)
         for _ in range(TRIES):
             m = through[rng.randrange(n)]
@@ -68,7 +67,7 @@ def rollout_action(s, rng):
             low = hit & -hit
             gain = m & keep
             action = ("dig", gain)
-            for other in placement_table(masks).containing(low.bit_length() - 1):
+            for other in table.containing(low.bit_length() - 1):
                 hit2 = other & target
                 if (hit2 & -hit2) == low and not other & avoid and (other & keep) != gain:
                     action = ("anchor", low.bit_length() - 1)   # a second dig through it
