@@ -34,11 +34,13 @@ orientation exists, every table played in its P cyclic seat rotations).
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Sequence
 
 import numpy as np
@@ -363,8 +365,33 @@ def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
     return None
 
 
+#: The "balanced-2" designs already searched, k = 3..10 factions at 3..k seats, written by
+#: `python -m pipelines.run.seating --write` (the search takes 0.3-0.8 s for the shipped games'
+#: 4 and 8 factions, in every `delve simulate` process, and up to half a minute at 8-10).
+STORED_DESIGNS = Path(__file__).resolve().parents[2] / "data" / "seating" / "balanced-2.json"
+
+
+@lru_cache(maxsize=1)
+def stored_designs() -> dict[tuple[int, int], tuple[tuple[tuple[int, ...], ...], str]]:
+    """(k, p) -> (tables, kind) of STORED_DESIGNS ({} when the file is absent)."""
+    if not STORED_DESIGNS.exists():
+        return {}
+    raw = json.loads(STORED_DESIGNS.read_text())["designs"]
+    return {tuple(int(x) for x in key.split(",")): (tuple(tuple(t) for t in d["tables"]),
+                                                   d["kind"])
+            for key, d in raw.items()}
+
+
 @lru_cache(maxsize=64)
 def neighbour_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
+    """One cycle of tables on the labels 0..k-1 ("balanced-2"): the stored design of (k, p) if
+    there is one (`STORED_DESIGNS`, the search's own result), else `search_neighbour_design`."""
+    stored = stored_designs().get((int(k), int(p)))
+    return stored if stored is not None else search_neighbour_design(k, p)
+
+
+@lru_cache(maxsize=64)
+def search_neighbour_design(k: int, p: int) -> tuple[tuple[tuple[int, ...], ...], str]:
     """One cycle of tables on the labels 0..k-1 ("balanced-2"): the blocks of `base_design`
     (pairs balanced), copied as few times as needed and each put in a cyclic seat order so that
     every faction sits right after every other equally often, then rotated so that seats are
@@ -454,3 +481,28 @@ def balance(seatings: Sequence[Sequence[str]], factions: Sequence[str]) -> Balan
     return Balance(len(seatings), min(pc), max(pc), sum(pc) / len(pc), min(sc), max(sc),
                    sum(sc) / len(sc), sum(1 for c in pc if c == 0),
                    min(nxt) if nxt else None, max(nxt) if nxt else None)
+
+
+def write_stored_designs(path: Path = STORED_DESIGNS, max_factions: int = 10) -> Path:
+    """Search every "balanced-2" design of 3..max_factions factions at 3..k seats and write them
+    (two seats need no search: `base_design`)."""
+    designs = {}
+    for k in range(3, max_factions + 1):
+        for p in range(3, k + 1):
+            tables, kind = search_neighbour_design(k, p)
+            designs[f"{k},{p}"] = {"kind": kind, "tables": [list(t) for t in tables]}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    note = ("The seating designs \"balanced-2\" of pipelines/run/seating.py, as its search finds "
+            "them (k factions, p seats -> one cycle of tables on the labels 0..k-1).  Written by "
+            "`python -m pipelines.run.seating --write`; tests/pipelines/run/test_seating_design.py "
+            "checks them against the search and their balance.")
+    path.write_text(json.dumps({"note": note, "version": VERSION, "designs": designs},
+                               separators=(",", ":")) + "\n")
+    return path
+
+
+if __name__ == "__main__":  # pragma: no cover - the maintainers' command
+    import sys
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python -m pipelines.run.seating --write")
+    print(f"wrote {write_stored_designs()}")

@@ -167,3 +167,35 @@ def test_the_cli_offers_every_design_version_and_defaults_to_the_current_one():
     opt = next(p for p in cmd.params if p.name == "seating")
     assert set(opt.type.choices) == set(VERSIONS) and opt.default == VERSION
     assert make_plan("underhaven", n_games=1, n_players=4, seed=1, seating=None).seating == VERSION
+
+
+# The stored designs (data/seating/balanced-2.json): the search's own result, read instead of
+# searched again in every `delve simulate` process.
+
+@pytest.mark.parametrize("k,p", [(4, 3), (4, 4), (8, 3), (8, 4), (5, 4), (6, 4), (10, 4)])
+def test_a_stored_design_is_the_one_the_search_finds(k, p):
+    """The shipped games' 4 and 8 factions at 3 and 4 seats, and a few more: a change to the
+    search that changes a design must write the file again (`python -m pipelines.run.seating
+    --write`), or resumed runs would be seated otherwise than they were planned."""
+    from pipelines.run.seating import neighbour_design, search_neighbour_design, stored_designs
+    assert (k, p) in stored_designs()
+    assert stored_designs()[(k, p)] == search_neighbour_design.__wrapped__(k, p)
+    assert neighbour_design(k, p) == stored_designs()[(k, p)]
+
+
+def test_every_stored_design_is_balanced_as_its_kind_says():
+    """Every design of 3-10 factions at 3..k seats: tables of p distinct labels; every pair
+    together and every faction in every seat equally often; where its kind says so, every
+    faction right after every other equally often."""
+    from pipelines.run.seating import stored_designs
+    designs = stored_designs()
+    assert set(designs) == {(k, p) for k in range(3, 11) for p in range(3, k + 1)}
+    for (k, p), (tables, kind) in designs.items():
+        assert all(len(set(t)) == p and set(t) <= set(range(k)) for t in tables), (k, p)
+        pairs = Counter(q for t in tables for q in combinations(sorted(t), 2))
+        assert len(pairs) == k * (k - 1) // 2 and len(set(pairs.values())) == 1, (k, p)
+        seats = Counter((f, s) for t in tables for s, f in enumerate(t))
+        assert len(seats) == k * p and len(set(seats.values())) == 1, (k, p, kind)
+        if "right after every other equally often" in kind:
+            after = Counter((t[s], t[(s + 1) % p]) for t in tables for s in range(p))
+            assert len(after) == k * (k - 1) and len(set(after.values())) == 1, (k, p)
