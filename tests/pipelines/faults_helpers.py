@@ -67,8 +67,9 @@ def counts(db, run_id) -> tuple[int, int]:
 # that the kill lands mid-run on a quiet machine too.  Greedy bots: a random game plays faster
 # than the parent writes its chunk (--flush-seconds 0 writes every chunk), so with random bots
 # the workers could finish every game while the parent was still writing the backlog, and the
-# kill found them idle (fresh-clone CI, stops 21 and 22).
-KILL_GAMES = 320
+# kill found them idle (fresh-clone CI, stops 21 and 22).  160 greedy games play about 20 s on
+# one worker, the kill lands after 4 to 12 stored games.
+KILL_GAMES = 160
 KILL_ARGS = ("glimmerdeep", "--games", KILL_GAMES, "--players", 4, "--bots", "greedy", "--seed",
              61, "--chunk-size", 4, "--flush-seconds", 0, "--no-progress")
 
