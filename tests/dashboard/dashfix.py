@@ -160,13 +160,27 @@ XSS = "</script><script>alert(1)</script>"
 
 
 def _delve(*args: str) -> str:
+    return _delve_each([list(args)])
+
+
+# `delve` commands one after the other in one process (each `delve simulate` process spends
+# about 3 s starting: imports and the seating design), as the command line parses them.
+_EACH = ("import json, sys\n"
+         "from delve.cli import main\n"
+         "for args in json.loads(sys.argv[1]):\n"
+         "    main(args, prog_name='delve', standalone_mode=False)\n")
+
+
+def _delve_each(commands: list[list[str]]) -> str:
+    import json
     import subprocess
     import sys
 
-    cmd = [sys.executable, "-m", "delve", *args]
+    cmd = [sys.executable, "-c", _EACH, json.dumps(commands)]
     done = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=600)
     if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(args)} failed ({done.returncode}):\n{done.stderr}")
+        said = "; ".join(" ".join(args) for args in commands)
+        raise RuntimeError(f"{said} failed ({done.returncode}):\n{done.stderr}")
     return done.stdout
 
 
@@ -189,20 +203,21 @@ def sim_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from engine.core.registry import all_games
 
     db = tmp_path_factory.mktemp("sim") / "sim.duckdb"
-    _delve("simulate", "glimmerdeep", "--games", str(SIM_GAMES), "--players", "4", "--bots",
-           "greedy,random,random,random", "--db", str(db), "--label", "baseline",
-           "--no-progress")
-    _delve("simulate", "glimmerdeep", "--games", str(SECOND_GAMES), "--players", "4", "--bots",
-           "greedy,random,random,random", "--seed", "1", "--db", str(db), "--label", XSS,
-           "--no-progress")
+    commands = [
+        ["simulate", "glimmerdeep", "--games", str(SIM_GAMES), "--players", "4", "--bots",
+         "greedy,random,random,random", "--db", str(db), "--label", "baseline", "--no-progress"],
+        ["simulate", "glimmerdeep", "--games", str(SECOND_GAMES), "--players", "4", "--bots",
+         "greedy,random,random,random", "--seed", "1", "--db", str(db), "--label", XSS,
+         "--no-progress"]]
     for gid in registered_games():
         game = all_games()[gid]
         if gid == "glimmerdeep":
             continue
         players = 4 if 4 in game.player_counts else max(game.player_counts)
         bots = ",".join(["greedy"] + ["random"] * (players - 1))
-        _delve("simulate", gid, "--games", "12", "--players", str(players), "--bots",
-               bots, "--db", str(db), "--label", f"{gid}-e2e", "--no-progress")
+        commands.append(["simulate", gid, "--games", "12", "--players", str(players), "--bots",
+                         bots, "--db", str(db), "--label", f"{gid}-e2e", "--no-progress"])
+    _delve_each(commands)
     return db
 
 
