@@ -3,8 +3,8 @@ every page for every game with a run in the simulated database (no exception, no
 and the exported HTML report opened with the network cut off.  (Every page of every game at
 2, 3 and 4 players is opened through AppTest: test_every_page_every_game.py.)
 
-Screenshots are saved under the test's temp dir (and copied to ``$DELVE_SCREENSHOTS`` when
-that is set). Without chromium the tests fail when ``CI`` is set and skip otherwise.
+With ``$DELVE_SCREENSHOTS`` set, a full-page screenshot of every page is saved under the test's
+temp dir and copied there. Without chromium the tests fail when ``CI`` is set and skip otherwise.
 """
 
 from __future__ import annotations
@@ -47,7 +47,11 @@ RUNNING = "[data-testid=stStatusWidgetRunningIcon]"     # Streamlit's "running" 
 
 
 def _screenshot(page, shot: Path) -> None:
-    """The whole page: Streamlit scrolls inside its main block, so grow the viewport to it."""
+    """The whole page, when ``$DELVE_SCREENSHOTS`` asks for it (36 full-page PNGs were about
+    15% of these tests' time): Streamlit scrolls inside its main block, so grow the viewport
+    to it."""
+    if not os.environ.get("DELVE_SCREENSHOTS"):
+        return
     height = page.evaluate(
         "() => Math.max(...Array.from(document.querySelectorAll('[data-testid=stMain], "
         "[data-testid=stMainBlockContainer]')).map(e => e.scrollHeight), 900)")
@@ -58,6 +62,7 @@ def _screenshot(page, shot: Path) -> None:
     page.set_viewport_size({"width": width, "height": 1000})
     assert shot.stat().st_size > 10_000
     _keep(shot)
+    print(f"screenshot: {shot}")
 
 
 def _keep(shot: Path) -> None:
@@ -131,7 +136,6 @@ def test_every_page_renders_without_exception(game: str, sim_db: Path, dashboard
             _screenshot(page, shot)
             for bad in NO_ERROR:     # no exception and no error box, once the page has drawn
                 expect(page.locator(bad)).to_have_count(0)
-            print(f"screenshot: {shot}")
     finally:
         page.close()
 
