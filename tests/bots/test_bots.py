@@ -35,13 +35,14 @@ def test_unknown_bot_is_a_user_error():
 
 @pytest.mark.slow
 def test_greedy_beats_random_clearly():
-    """Issue: one greedy and three random seats; greedy wins at least 60% (here 400 games,
-    the greedy seat rotating, with the lower end of a 95% Wilson interval above 60%)."""
+    """Issue: one greedy and three random seats; greedy wins at least 60% (here 120 games,
+    the greedy seat rotating, with the lower end of a 95% Wilson interval above 60%; greedy
+    wins about 99%, the ladder's 98.9% of 448, so 120 games keep the bound far above 60%)."""
     game = get_game("glimmerdeep")
     rules = game.load_rules().model
     factions = game.factions(rules)
     maps = game.maps(rules)
-    n, wins = 400, 0
+    n, wins = 120, 0
     for i in range(n):
         g = i % 4
         seats = [Seat(factions[(i + s) % len(factions)], "greedy" if s == g else "random")
