@@ -30,13 +30,6 @@ RELOAD_S = 40               # a page that has not shown it running this long is 
 PAGE_TIMEOUT_MS = 120_000   # the first render of a page on a busy 2-core machine
 
 
-def _lower_priority() -> None:
-    """The simulation plays at a lower priority (nice 10): it only has to be running, and at
-    full speed it took a core from the dashboards it is watched through and from the other
-    test worker for the whole test.  Its heartbeat (every 5 s, stalled after 60 s) still comes."""
-    os.nice(10)
-
-
 def _read(page) -> dict:
     """What the open Runs page shows now: its metrics, the faction table's cells, its text."""
     labels = page.locator("[data-testid=stMetricLabel]").all_inner_texts()
@@ -67,7 +60,7 @@ def test_two_dashboards_and_a_simulation_on_one_database(sim_db_copy: Path, tmp_
              "--players", "4", "--bots", "greedy", "--seed", "9", "--chunk-size", "3",
              "--flush-seconds", "0.1", "--label", "shared-live", "--db", str(db),
              "--no-progress"], cwd=REPO, stdout=out, stderr=subprocess.STDOUT,
-            start_new_session=True, preexec_fn=_lower_priority)
+            start_new_session=True)
     ports = (free_port(), free_port())
     try:
         with dashboard(db, ports[0], log=tmp_path / "d1.log"), \
