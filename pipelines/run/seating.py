@@ -45,6 +45,8 @@ from typing import Sequence
 
 import numpy as np
 
+from engine.core.rules import DATA_DIR
+
 #: The design version written into a run's config; older runs ("rotate", "balanced-1") keep
 #: theirs.
 VERSION = "balanced-2"
@@ -368,7 +370,7 @@ def _rotate_for_seats(rows, k: int, p: int, rng: random.Random):
 #: The "balanced-2" designs already searched, k = 3..10 factions at 3..k seats, written by
 #: `python -m pipelines.run.seating --write` (the search takes 0.3-0.8 s for the shipped games'
 #: 4 and 8 factions, in every `delve simulate` process, and up to half a minute at 8-10).
-STORED_DESIGNS = Path(__file__).resolve().parents[2] / "data" / "seating" / "balanced-2.json"
+STORED_DESIGNS = DATA_DIR / "seating" / "balanced-2.json"
 
 
 @lru_cache(maxsize=1)

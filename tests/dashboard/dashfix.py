@@ -164,7 +164,7 @@ def _delve(*args: str) -> str:
 
 
 # `delve` commands one after the other in one process (each `delve simulate` process spends
-# about 3 s starting: imports and the seating design), as the command line parses them.
+# about 3 s starting, most of it imports), as the command line parses them.
 _EACH = ("import json, sys\n"
          "from delve.cli import main\n"
          "for args in json.loads(sys.argv[1]):\n"
