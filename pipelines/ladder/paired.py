@@ -11,7 +11,11 @@ every candidate from the first (t intervals on the per-deal differences).
 on the game heuristic of `engine/games/<game>/bots.py` at git commit REF, with the current
 search parameters): the before-and-after comparison of a heuristic on the same deals.
 One process, games played one after the other (no pool).  `--csv FILE` writes one row per
-(candidate, game)."""
+(candidate, game).  `--compare A.csv B.csv ...` plays nothing: it reads such files (say one
+written on each of two commits, the same deals) and prints the same summary, every candidate
+named `SPEC (FILE)` and paired deal by deal with the first:
+
+    python -m pipelines.ladder.paired --compare before.csv after.csv"""
 
 from __future__ import annotations
 
@@ -93,7 +97,7 @@ def play(game_id: str, specs: list[str], opponent: str, players: int, seed: int,
             rec = play_game(game, rules, seats, game_seed(seed, i), log=False,
                             map=maps[(i // (players * len(factions))) % len(maps)])
             winners = [p["seat"] for p in rec.players if p["won"]]
-            row = {"spec": spec, "game": i, "seat": cand,
+            row = {"spec": spec, "game": i, "deal_seed": game_seed(seed, i), "seat": cand,
                    "won": 1.0 / len(winners) if cand in winners else 0.0,
                    "rank": next(p["rank"] for p in rec.players if p["seat"] == cand),
                    "ended_by": rec.game["ended_by"], "rounds": rec.game["rounds"],
@@ -133,10 +137,42 @@ def summary(rows_by: dict[str, list[dict]], echo=print) -> None:
              f"[{lo * 100:+.1f}, {hi * 100:+.1f}], mean rank {mr:+.2f} [{rlo:+.2f}, {rhi:+.2f}]")
 
 
+def read_csvs(paths: list[str]) -> dict[str, list[dict]]:
+    """The rows of `--csv` files by candidate, `SPEC (FILE)`, each candidate's games in the
+    order of the deals; a ValueError naming the file when the files' deals differ (game
+    index, seat and, in files that have it, the deal's seed)."""
+    out: dict[str, list[dict]] = {}
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                row = {"game": int(r["game"]), "seat": int(r["seat"]),
+                       "deal_seed": int(r["deal_seed"]) if r.get("deal_seed") else None,
+                       "won": float(r["won"]),
+                       "rank": float(r["rank"]), "ended_by": r["ended_by"],
+                       "rounds": int(r["rounds"]), "wall_s": float(r["wall_s"])}
+                out.setdefault(f"{r['spec']} ({Path(path).name})", []).append(row)
+    first = next(iter(out), None)
+    for name, rows in out.items():
+        rows.sort(key=lambda x: x["game"])
+        if len({x["game"] for x in rows}) < len(rows):
+            raise ValueError(f"{name}: a deal twice (is a file given twice?)")
+        base = out[first]
+        same = len(rows) == len(base) and all(
+            (x["game"], x["seat"]) == (y["game"], y["seat"])
+            and (None in (x["deal_seed"], y["deal_seed"]) or x["deal_seed"] == y["deal_seed"])
+            for x, y in zip(rows, base))
+        if not same:
+            raise ValueError(f"{name}: its deals (game, seat, seed) are not those of {first}; "
+                             f"compare files of the same --seed, --games and --players")
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("game")
-    ap.add_argument("specs", nargs="+")
+    ap.add_argument("game", nargs="?")
+    ap.add_argument("specs", nargs="*")
+    ap.add_argument("--compare", nargs="+", metavar="CSV",
+                    help="summarise --csv files of the same deals instead of playing")
     ap.add_argument("--vs", default="greedy")
     ap.add_argument("--players", type=int, default=4)
     ap.add_argument("--games", type=int, default=40)
@@ -146,6 +182,16 @@ def main(argv=None) -> None:
     ap.add_argument("--csv", default=None)
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
+    if a.compare:
+        try:
+            rows = read_csvs(a.compare)
+        except (OSError, ValueError, KeyError) as exc:
+            ap.error(f"--compare: {exc}")
+        print(f"{len(next(iter(rows.values())))} deals, paired by deal with the first:")
+        summary(rows)
+        return
+    if not a.game or not a.specs:
+        ap.error("give GAME and one or more bot SPECS (or --compare CSV ...)")
     if a.old:
         register_old_heuristic(a.game, a.old)
     from pipelines.run.plan import parse_bots
