@@ -11,6 +11,7 @@ from engine.core.registry import register
 # The modules that fill the decision tables (imported for their registrations).
 from . import building, cards, effects, specials, turn, upgrades  # noqa: F401
 from . import bots, scoring
+from .building import follow_up
 from .describe import ACTION_LABELS
 from .network import geo
 from .rules import UnderwaterCitiesRules
@@ -166,5 +167,6 @@ GAME = register(Game(
     extra={"choice_catalogue": choice_catalogue,
            "categories_in_play": categories_in_play,
            "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
+           "follow_up": follow_up,          # where to build, after what (MCTS narrow)
            "fingerprint_sets": [(), ("switches.contracts=true",)]},
 ))

@@ -324,7 +324,8 @@ def _order_of_thumb(s) -> str:
 
 def _lookahead(s, seat: int, actions) -> list[float]:
     """One-step lookahead.  Building sites of one city without a bonus are interchangeable
-    (as are upgrades of one building type at one city): one of each is tried."""
+    (as are upgrades of one building type at one city): one of each is tried.  What to build
+    (`("build_kind", kind)`, the first of a build's two decisions) is worth its best site."""
     out = []
     seen: dict = {}
     g = s.geo
@@ -339,7 +340,11 @@ def _lookahead(s, seat: int, actions) -> list[float]:
         if v is None:
             nxt = s.clone(log=False)
             nxt.apply_legal(a, actions)
-            v = seen[key] = evaluate(nxt, seat)
+            if a[0] == "build_kind":     # what to build: worth its best site (where)
+                v = max(_lookahead(nxt, seat, nxt.legal_actions()))
+            else:
+                v = evaluate(nxt, seat)
+            seen[key] = v
         out.append(v)
     return out
 

@@ -3,6 +3,10 @@ From Building", "Metropolises").
 
 A build part is one decision per piece: ("build", kind, site) or ("stop",); the next piece
 is offered after the first is placed, so the first tunnel can open the site of the second.
+A part that allows several kinds (a "building", a "structure", a "city") asks in two small
+decisions (issue 27, RULES.md "Small decisions"): what, `("build_kind", kind)` (or the piece
+itself, `("build", kind, site)`, when that kind has one site), then where, in the frame
+`build_at`: the sites of that kind, no stop.  A part with one kind lists its sites at once.
 A payment with a choice (biomatter) is its own decision.  Placing a piece gains the site's
 bonus at once (connected or not), fires the permanent cards that react to it, and may
 connect a metropolis (all of its tunnel sites built): a blue one gives its instant effect.
@@ -20,24 +24,41 @@ BUILDING_KINDS = ("farm", "desal", "lab")
 
 def options(s, p, part) -> list[tuple]:
     """Every ("build", kind, site) the part allows that the seat can pay for."""
+    return [a for _kind, acts in kind_options(s, p, part) for a in acts]
+
+
+def kind_options(s, p, part) -> list[tuple[str, list[tuple]]]:
+    """(kind, its ("build", kind, site) options) for each kind the part allows that the seat
+    can pay for and has a site for, in the part's order of kinds."""
     g = s.geo
     out = []
     for kind in TARGET_KINDS[part.what]:
         if kind == "tunnel":
             if s.supply[0] <= 0 or not can_build_pay(s, p, build_cost(s, p, kind, part)):
                 continue
-            out += [("build", "tunnel", t) for t in tunnel_sites(g, p)]
+            acts = [("build", "tunnel", t) for t in tunnel_sites(g, p)]
         elif kind in KIND_CODE:
             if not can_build_pay(s, p, build_cost(s, p, kind, part)):
                 continue
-            out += [("build", kind, b) for b in building_sites(g, p, part.expansion)]
+            acts = [("build", kind, b) for b in building_sites(g, p, part.expansion)]
         else:
             if s.supply[1 if kind == "white_city" else 2] <= 0:
                 continue
             if not can_build_pay(s, p, build_cost(s, p, kind, part)):
                 continue
-            out += [("build", kind, c) for c in city_sites(g, p)]
+            acts = [("build", kind, c) for c in city_sites(g, p)]
+        if acts:
+            out.append((kind, acts))
     return out
+
+
+def first_options(s, p, part) -> list[tuple]:
+    """The build part's first decision: every site when one kind is open, else one option
+    per kind: `("build_kind", kind)`, or its one site's `("build", kind, site)`."""
+    kinds = kind_options(s, p, part)
+    if len(kinds) == 1:
+        return kinds[0][1]
+    return [acts[0] if len(acts) == 1 else ("build_kind", kind) for kind, acts in kinds]
 
 
 def any_option(s, p, part) -> bool:
@@ -128,13 +149,16 @@ def push_build(s, seat: int, part, src: str) -> None:
 
 def _l_build(s, frame):
     p = s.players[frame[1]]
-    return options(s, p, frame[2]) + [("stop",)]
+    return first_options(s, p, frame[2]) + [("stop",)]
 
 
 def _a_build(s, frame, action):
     if action[0] == "stop":
         return
     _kind, seat, part, left, src = frame
+    if action[0] == "build_kind":      # what: the sites of that kind come next
+        s.stack.append(("build_at", seat, part, left, src, action[1]))
+        return
     p = s.players[seat]
     if left > 1:
         s.stack.append(("build", seat, part, left - 1, src))
@@ -144,6 +168,24 @@ def _a_build(s, frame, action):
         finish(s, seat, kind, site, part, pays[0])
     else:
         s.stack.append(("pay", seat, tuple(pays), ("place", kind, site, part)))
+
+
+def _l_build_at(s, frame):
+    """Where, `("build_at", seat, part, left, src, kind)`: the sites of the kind chosen (two or
+    more; no stop: the first decision chose to build)."""
+    p = s.players[frame[1]]
+    kind = frame[5]
+    return next(acts for k, acts in kind_options(s, p, frame[2]) if k == kind)
+
+
+def _a_build_at(s, frame, action):
+    _a_build(s, frame[:5], action)
+
+
+def follow_up(s) -> bool:
+    """Whether the decision is where to build a kind just chosen (the search may widen it
+    narrowly, `MCTSParams.narrow`: the two decisions are one move)."""
+    return bool(s.stack) and s.stack[-1][0] == "build_at"
 
 
 def finish(s, seat: int, kind: str, site: int, part, paid) -> None:
@@ -185,5 +227,7 @@ def _a_upgrade_it(s, frame, action):
     do_upgrade(s, frame[1], frame[2], frame[3], None)
 
 
-UWCState.LEGAL.update(build=_l_build, pay=_l_pay, upgrade_it=_l_upgrade_it)
-UWCState.APPLY.update(build=_a_build, pay=_a_pay, upgrade_it=_a_upgrade_it)
+UWCState.LEGAL.update(build=_l_build, build_at=_l_build_at, pay=_l_pay,
+                      upgrade_it=_l_upgrade_it)
+UWCState.APPLY.update(build=_a_build, build_at=_a_build_at, pay=_a_pay,
+                      upgrade_it=_a_upgrade_it)

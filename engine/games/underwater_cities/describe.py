@@ -12,7 +12,7 @@ ACTION_LABELS = {
     "discard": "Discard a card", "play": "Play a card", "no_card": "Play no card",
     "slot": "Choose an action slot", "always": "Always-available slot",
     "clone": "Action-cloning tile", "card_first": "Card first", "slot_first": "Slot first",
-    "build": "Build", "stop": "Stop", "skip": "Skip", "pay": "Pay (choice)",
+    "build": "Build", "build_kind": "Choose what to build", "stop": "Stop", "skip": "Skip", "pay": "Pay (choice)",
     "upgrade": "Upgrade", "upgrade_built": "Upgrade what was just built",
     "use": "Use an action card", "drop": "Discard an action card (limit of four)",
     "decline": "Do not claim", "use_dropped": "Use the discarded action card",
@@ -74,6 +74,8 @@ def describe(s, action, frame) -> tuple[str, str, int | None]:
             return "skip", "upgrade_built", None
         return "upgrade_built", f"{frame[2]} {g.cell_id[cell_of(g, frame[2], frame[3])]}", \
             cell_of(g, frame[2], frame[3])
+    if a0 == "build_kind":          # what; the site's row ("build") has the cell
+        return "build_kind", action[1], None
     if a0 in ("build", "upgrade"):
         return a0, f"{action[1]} {g.cell_id[cell_of(g, action[1], action[2])]}", \
             cell_of(g, action[1], action[2])

@@ -22,7 +22,7 @@ RES_NAMES = ("credits", "kelp", "steelplast", "science", "biomatter")
 _FORCED = frozenset(("stop", "skip", "part", "option"))
 # Frames that always offer a real choice (never none, never only "stop"): not checked.
 _DECISIONS = frozenset(("card", "slot", "order", "pay", "limit", "use_dropped", "pay_special",
-                        "discard", "special", "special_keep", "pick"))
+                        "discard", "special", "special_keep", "pick", "build_at"))
 
 
 class Static:
