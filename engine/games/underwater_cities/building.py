@@ -27,12 +27,12 @@ def options(s, p, part) -> list[tuple]:
     return [a for _kind, acts in kind_options(s, p, part) for a in acts]
 
 
-def kind_options(s, p, part) -> list[tuple[str, list[tuple]]]:
+def kind_options(s, p, part, only: str | None = None) -> list[tuple[str, list[tuple]]]:
     """(kind, its ("build", kind, site) options) for each kind the part allows that the seat
-    can pay for and has a site for, in the part's order of kinds."""
+    can pay for and has a site for, in the part's order of kinds (`only`: that kind alone)."""
     g = s.geo
     out = []
-    for kind in TARGET_KINDS[part.what]:
+    for kind in TARGET_KINDS[part.what] if only is None else (only,):
         if kind == "tunnel":
             if s.supply[0] <= 0 or not can_build_pay(s, p, build_cost(s, p, kind, part)):
                 continue
@@ -174,8 +174,7 @@ def _l_build_at(s, frame):
     """Where, `("build_at", seat, part, left, src, kind)`: the sites of the kind chosen (two or
     more; no stop: the first decision chose to build)."""
     p = s.players[frame[1]]
-    kind = frame[5]
-    return next(acts for k, acts in kind_options(s, p, frame[2]) if k == kind)
+    return kind_options(s, p, frame[2], frame[5])[0][1]
 
 
 def _a_build_at(s, frame, action):
