@@ -14,6 +14,8 @@ connect a metropolis (all of its tunnel sites built): a blue one gives its insta
 
 from __future__ import annotations
 
+from engine.core.parts import in_parts
+
 from .network import KIND_CODE, building_sites, city_sites, net, tunnel_sites
 from .payment import build_cost, build_payments, can_build_pay, pay, upgrade_payments
 from .state import UWCState
@@ -55,10 +57,7 @@ def kind_options(s, p, part, only: str | None = None) -> list[tuple[str, list[tu
 def first_options(s, p, part) -> list[tuple]:
     """The build part's first decision: every site when one kind is open, else one option
     per kind: `("build_kind", kind)`, or its one site's `("build", kind, site)`."""
-    kinds = kind_options(s, p, part)
-    if len(kinds) == 1:
-        return kinds[0][1]
-    return [acts[0] if len(acts) == 1 else ("build_kind", kind) for kind, acts in kinds]
+    return in_parts((("build_kind", kind), acts) for kind, acts in kind_options(s, p, part))
 
 
 def any_option(s, p, part) -> bool:
