@@ -17,12 +17,16 @@ after it, the Starting player location by the places it gains (`bot_terms`).
 
 from __future__ import annotations
 
+import math
+
 from engine.core.cache import PerRulesCache
 
 from .activate import ACT_KINDS, activation_groups
 from .bot_terms import ahead, start_player_worth
 from .build import build_sites, buildable
+from .decisions import FOLLOW_UPS, follow_up
 from .end_estimate import end_points
+from .move import jump_targets
 from .orders import open_slots
 from .payment import fullest_first
 
@@ -348,7 +352,7 @@ SOURCE_RANK = {"own": 0, "held": 1, "skip": 2, "pro": 3, "hire": 4, "super": 5, 
 # Decisions an action opens that the lookahead settles before valuing the action: specialist
 # sourcing (cheapest source first), and by the best evaluation a Low Light Pub deal, the card
 # bought, the tile laid, the mission claimed, the resources given for a power token.
-SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade", "morale")
+SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade", "morale") + FOLLOW_UPS
 
 
 def _settle(s, seat: int) -> None:
@@ -373,8 +377,13 @@ def _src_cost(s, a) -> int:
 
 
 def _after(s, seat: int, action, legal: list) -> float:
+    """`evaluate` after `action`; the first part of a move split in parts (decisions.py
+    FOLLOW_UPS: a tile kind, a jump's worker or octagon) by its best completion."""
     nxt = ahead(s)
     nxt.apply_legal(action, legal)       # `legal`: this very state's legal actions
+    if follow_up(nxt) and nxt.to_move() == seat:
+        acts = nxt.legal_actions()
+        return max(_after(nxt, seat, a, acts) for a in acts)
     return evaluate(nxt, seat)
 
 
@@ -405,17 +414,23 @@ def action_values(s, seat: int, actions: list) -> list[float]:
             else:
                 out.append(0.2)
         return out
-    if frame[0] == "move" and _rounds_left(s) > 1:
-        # Only the positions change: value the moved worker's new position.
+    if frame[0] in ("move", "jump_to") and _rounds_left(s) > 1:
+        # Only the positions change: value the moved worker's new position (a jump's worker
+        # or octagon, decisions.py FOLLOW_UPS, by its best space).
         base = evaluate(s, seat)
         cells: dict = {}
         now = worker_terms(s, p, p.workers, cells)
         out = []
         for a in actions:
-            if a[0] in ("step", "explore", "jump"):
+            dests = _destinations(s, p, frame, a)
+            if dests is not None:
                 ws = p.workers.copy()
-                ws[a[1]] = a[2]
-                out.append(base - now + worker_terms(s, p, ws, cells))
+                w = a[1] if a[0] != "jump_oct" else frame[2]
+                best = -math.inf
+                for d in dests:
+                    ws[w] = d
+                    best = max(best, worker_terms(s, p, ws, cells))
+                out.append(base - now + best)
             elif a[0] == "end":
                 out.append(base)
             else:
@@ -436,6 +451,19 @@ def action_values(s, seat: int, actions: list) -> list[float]:
         out.append(value(nxt, seat) + (start_player_worth(s, seat) if a[0] == "space"
                                        and s.st.spaces[a[1]].kind == "first_player" else 0.0))
     return out
+
+
+def _destinations(s, p, frame, a) -> list[int] | None:
+    """The spaces a move option may take its worker to (a step or a jump: one; a jump's
+    worker or octagon: those of its jumps), None for any other option."""
+    k = a[0]
+    if k in ("step", "explore", "jump"):
+        return [a[2]]
+    if k == "jump_from":
+        return jump_targets(s, p, p.workers[a[1]])
+    if k == "jump_oct":
+        return [d for d in jump_targets(s, p, p.workers[frame[2]]) if d >> 2 == a[1]]
+    return None
 
 
 def pt_trade_value(s, seat: int, actions: list) -> float:

@@ -5,12 +5,15 @@ one another to reach a decision: a frame kind names its module's LEGAL / APPLY e
     setup:       keep, start, start_rot, start_tunnel          (setup.py)
     turn:        the agenda tasks; unit (turn over, flip.py)     (turn.py, flip.py)
     orders:      card, order, pt_trade (also in build, trade, corp, again, pub)    (orders.py)
-    move:        move, rotate, pub                             (move.py)
+    move:        move, jump_to, rotate, pub                    (move.py)
     activation:  activate                                      (activate.py)
-    trade:       trade, again, buy, claim_mission; tile        (trade.py, tunnels.py)
+    trade:       trade, again, buy, claim_mission; tile, tile_at   (trade.py, tunnels.py)
     the corp:    corp, upgrade                                 (corp.py)
     build:       build, spec; gain_spec                        (build.py, specialists.py)
     payment:     morale (which resources buy a morale step)    (payment.py)
+
+A wide decision is asked in parts (issue 27): `tile_at` and `jump_to` are the later parts of
+one tile laid and one jump (`FOLLOW_UPS`).
 """
 
 from __future__ import annotations
@@ -39,6 +42,17 @@ TASKS = _merge("TASKS")
 for _kind in orders.PT_TRADE_AT:         # the "3 resources for 1 PT" ability, at any payment
     LEGAL[_kind] = orders.offer_pt_trade(LEGAL[_kind])
     APPLY[_kind] = orders.take_pt_trade(APPLY[_kind])
+
+#: The frames that are the second part of one move of the same seat (where to lay the tile
+#: chosen, where a worker jumps): the greedy lookahead values the first part by its best
+#: completion, and the search may widen them narrowly (`MCTSParams.narrow`).
+FOLLOW_UPS = ("tile_at", "jump_to")
+
+
+def follow_up(s) -> bool:
+    """Whether the decision pending is a later part of one move (`FOLLOW_UPS`)."""
+    return bool(s.stack) and s.stack[-1][0] in FOLLOW_UPS
+
 
 UnderhavenState.LEGAL = LEGAL
 UnderhavenState.APPLY = APPLY

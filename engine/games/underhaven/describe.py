@@ -37,9 +37,15 @@ def said(s, action, frame) -> tuple[str, str, int | None]:
     if f == "move":
         if k in ("step", "explore", "jump"):
             return f"move_{k}", f"worker {action[1]} to {action[2]}", action[2]
+        if k == "jump_from":             # where it jumps is the next decision (jump_to)
+            return "move_jump_from", f"worker {action[1]}", None
         if k == "fly":
             return "consultant_fly", s.bld[action[1]] or "", action[1]
         return "move_end", "", None
+    if f == "jump_to":
+        if k == "jump":
+            return "move_jump", f"worker {action[1]} to {action[2]}", action[2]
+        return "move_jump_octagon", f"worker {frame[2]} to octagon {action[1]}", None
     if f == "rotate":
         o = frame[2] >> 2
         return "explore_rotate", f"{s.st.tiles[s.tile[o]].id} r{action[1]}", frame[2]
@@ -60,8 +66,15 @@ def said(s, action, frame) -> tuple[str, str, int | None]:
         return "pub_deal", f"{s.bld[action[1]]} of seat {s.owner[action[1]]}", action[1]
     if f in ("trade", "corp"):
         return f, action[1] if k == "space" else "none", None
-    if f in ("tile", "start_tunnel"):
-        return (f, f"{action[1]} r{action[3]}", action[2]) if k == "tile" else (f, "none", None)
+    if f in ("tile", "tile_at", "start_tunnel"):
+        name = "start_tunnel" if f == "start_tunnel" else "tile"
+        if k == "tile_kind":             # where it is laid is the next decision (tile_at)
+            return "tile_kind", action[1], None
+        if k == "tile_gap":
+            return "tile_gap", f"{frame[2]} at gap {action[1]}", None
+        if k == "tile":
+            return name, f"{action[1]} r{action[3]}", action[2]
+        return name, "none", None
     if f == "start":
         sl = s.st.layout.slot_sets[action[1]][action[2]]
         o = sl.line * s.st.board.columns + sl.col

@@ -1,7 +1,13 @@
 """Move (rulebook "The 7 Actions": Move), exploring a face-down octagon, and the Social
-Buildings a consultant flies to (Corp Storage, Jet Pack Magnifier, The Low Light Pub)."""
+Buildings a consultant flies to (Corp Storage, Jet Pack Magnifier, The Low Light Pub).
+
+A jump (Jet Pack Magnifier, Lava Crawler) is asked in small decisions (issue 27, RULES.md
+"Small decisions"): which worker, `("jump_from", w)` (or the jump itself when the worker has
+one target), then which octagon, then which space, in the frame `jump_to`."""
 
 from __future__ import annotations
+
+from engine.core.parts import in_parts
 
 from .activate import operate
 from .board import rotated
@@ -22,8 +28,7 @@ def _l_move(s, frame):
     p = s.players[frame[1]]
     out = []
     if p.mv_left > 0:
-        geo = s.st.geo
-        n_space, tile, explored, stopped = geo.n_space, s.tile, s.explored, p.mv_stopped
+        n_space, tile, explored, stopped = s.st.geo.n_space, s.tile, s.explored, p.mv_stopped
         seen = set()
         for w, cell in enumerate(p.workers):
             if cell < 0 or cell in seen or w in stopped:
@@ -37,18 +42,43 @@ def _l_move(s, frame):
                 o = dest >> 2
                 if tile[o] >= 0:
                     out.append(("step" if explored[o] else "explore", w, dest))
-            if p.mv_jet:
-                for dest in range(geo.n_space):
-                    if s.terr[dest] is not None and dest != cell and dest not in geo.nb[cell]:
-                        out.append(("jump", w, dest))
-            elif cell < n_space and s.terr[cell] == "magma" and _has_magma_travel(s, p):
-                for dest in range(geo.n_space):     # Lava Crawler: magma to magma, 1 move
-                    if s.terr[dest] == "magma" and dest != cell and dest not in geo.nb[cell]:
-                        out.append(("jump", w, dest))
+            far = jump_targets(s, p, cell)
+            if far:
+                out.append(("jump", w, far[0]) if len(far) == 1 else ("jump_from", w))
         if p.cons_free > 0:
             out += [("fly", sp) for sp in s.social_sites() if sp not in p.cons_landed]
     out.append(("end",))
     return out
+
+
+def jump_targets(s, p, cell: int) -> list[int]:
+    """The spaces a worker on `cell` may jump to for 1 move, in space order: any explored
+    space not next to it once the Jet Pack Magnifier is landed on in this Move; from a magma
+    space, any other explored magma space with a Lava Crawler that can run."""
+    geo = s.st.geo
+    terr = s.terr
+    if p.mv_jet:
+        return [d for d in range(geo.n_space)
+                if terr[d] is not None and d != cell and d not in geo.nb[cell]]
+    if cell < geo.n_space and terr[cell] == "magma" and _has_magma_travel(s, p):
+        return [d for d in range(geo.n_space)        # Lava Crawler: magma to magma, 1 move
+                if terr[d] == "magma" and d != cell and d not in geo.nb[cell]]
+    return []
+
+
+def _l_jump_to(s, frame):
+    """Where worker `w` jumps, `("jump_to", seat, w, o)` (issue 27, RULES.md "Small
+    decisions"): with `o` = -1, which octagon (`in_parts`: an octagon with one target space is
+    the jump itself; with one octagon, its spaces at once); else the spaces of octagon `o`."""
+    p = s.players[frame[1]]
+    w, o = frame[2], frame[3]
+    far = jump_targets(s, p, p.workers[w])
+    if o >= 0:
+        return [("jump", w, d) for d in far if d >> 2 == o]
+    octagons: dict[int, list[tuple]] = {}
+    for d in far:
+        octagons.setdefault(d >> 2, []).append(("jump", w, d))
+    return in_parts((("jump_oct", oo), acts) for oo, acts in octagons.items())
 
 
 def _crawler(s, p):
@@ -72,12 +102,14 @@ def _a_move(s, frame, action):
     if kind == "end":
         p.mv_left = 0
         return
-    p.mv_left -= 1
     s.stack.append(("move", p.seat))
-    if kind == "jump" and not p.mv_jet and not p.mv_crawl:
-        p.mv_crawl = True                # the Lava Crawler's activation of this Move
-        operate(s, p, _crawler(s, p))
-    if kind in ("step", "jump"):
+    if kind == "jump_from":                          # where: a decision of its own
+        s.stack.append(("jump_to", p.seat, action[1], -1))
+        return
+    p.mv_left -= 1
+    if kind == "jump":
+        _jump(s, p, action[1], action[2])
+    elif kind == "step":
         p.workers[action[1]] = action[2]
     elif kind == "explore":
         p.workers[action[1]] = action[2]
@@ -98,6 +130,24 @@ def _a_move(s, frame, action):
                 p.pt >= bd.deal_pt or p.pt + 1 >= bd.deal_pt and pt_trade_ok(s, p)):
             s.stack.append(("pub", p.seat, sp))       # The Low Light Pub: a deal (the
             # "3 resources for 1 PT" ability may pay its last token, orders.PT_TRADE_AT)
+
+
+def _a_jump_to(s, frame, action):
+    if action[0] == "jump_oct":
+        s.stack.append(("jump_to", frame[1], frame[2], action[1]))
+        return
+    p = s.players[frame[1]]
+    p.mv_left -= 1                                   # the Move's frame is still below
+    _jump(s, p, action[1], action[2])
+
+
+def _jump(s, p, w: int, dest: int) -> None:
+    """Worker `w` jumps to `dest` (1 move, already counted); a jump without the Jet Pack
+    Magnifier is the Lava Crawler's, whose first in a Move activates it."""
+    if not p.mv_jet and not p.mv_crawl:
+        p.mv_crawl = True                # the Lava Crawler's activation of this Move
+        operate(s, p, _crawler(s, p))
+    p.workers[w] = dest
 
 
 def _l_rotate(s, frame):
@@ -154,5 +204,5 @@ def _a_pub(s, frame, action):
     p.cubes.append(sp)
 
 
-LEGAL = {"move": _l_move, "rotate": _l_rotate, "pub": _l_pub}
-APPLY = {"move": _a_move, "rotate": _a_rotate, "pub": _a_pub}
+LEGAL = {"move": _l_move, "jump_to": _l_jump_to, "rotate": _l_rotate, "pub": _l_pub}
+APPLY = {"move": _a_move, "jump_to": _a_jump_to, "rotate": _a_rotate, "pub": _a_pub}

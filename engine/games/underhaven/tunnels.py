@@ -1,7 +1,15 @@
 """Tunnel and trapezoid tiles (rulebook "Game Components", "Game Setup" 3 D, Trade: "a new
-Tunnel or Trapezoid", Building Connectivity): where a tile may be laid and laying it."""
+Tunnel or Trapezoid", Building Connectivity): where a tile may be laid and laying it.
+
+Laying a tile is asked in small decisions (issue 27, RULES.md "Small decisions"): which
+tile, `("tile_kind", kind)` (or the placement itself, `("tile", kind, gap, r)`, when that
+kind has one), then, in the frame `tile_at`, which anchor gap (`("tile_gap", gap)`), then
+which orientation.  A part with one group lists its options at once, and a group of one
+option is that option (`engine.core.parts.in_parts`)."""
 
 from __future__ import annotations
+
+from engine.core.parts import in_parts
 
 
 def tile_options(s, p) -> list[tuple]:
@@ -13,15 +21,23 @@ def tile_options(s, p) -> list[tuple]:
 
 
 def each_tile_option(s, p):
-    """`tile_options` one at a time, in the same order.  Only the placements connecting a
-    worker's space are visited (the per-shape index `Static.touching`, in placement order)."""
-    gap = s.gap
+    """`tile_options` one at a time, in the same order."""
     for kind, shape in _tile_kinds(s, p):
-        placements = s.st.placements[shape]
-        for i in sorted(_near(s, p, shape)):
-            g, r, gaps, _spaces = placements[i]
-            if not any(x in gap for x in gaps):
-                yield ("tile", kind, g, r)
+        yield from _placements(s, p, kind, shape)
+
+
+def _placements(s, p, kind: str, shape: str) -> list[tuple]:
+    """("tile", kind, anchor gap, orientation) of one tile kind.  Only the placements
+    connecting a worker's space are visited (the per-shape index `Static.touching`, in
+    placement order)."""
+    gap = s.gap
+    placements = s.st.placements[shape]
+    out = []
+    for i in sorted(_near(s, p, shape)):
+        g, r, gaps, _spaces = placements[i]
+        if not any(x in gap for x in gaps):
+            out.append(("tile", kind, g, r))
+    return out
 
 
 def has_tile_option(s, p) -> bool:
@@ -54,11 +70,35 @@ def _near(s, p, shape: str):
 
 
 def _l_tile(s, frame):
-    return tile_options(s, s.players[frame[1]]) or [("none",)]
+    """Which tile: `in_parts` of the kinds (nothing to lay: `none`)."""
+    p = s.players[frame[1]]
+    return in_parts((("tile_kind", kind), _placements(s, p, kind, shape))
+                    for kind, shape in _tile_kinds(s, p)) or [("none",)]
+
+
+def _l_tile_at(s, frame):
+    """Where, `("tile_at", seat, kind, gap)`: with `gap` = -1, which anchor gap (`in_parts`:
+    a gap with one orientation is the placement itself; with one gap, its orientations at
+    once); else the orientations at that gap."""
+    p = s.players[frame[1]]
+    kind, g = frame[2], frame[3]
+    acts = _placements(s, p, kind, kind if kind in s.tunnel_supply else "trapezoid")
+    if g >= 0:
+        return [a for a in acts if a[2] == g]
+    gaps: dict[int, list[tuple]] = {}
+    for a in acts:
+        gaps.setdefault(a[2], []).append(a)
+    return in_parts((("tile_gap", gg), each) for gg, each in gaps.items())
 
 
 def _a_tile(s, frame, action):
     if action[0] == "none":
+        return
+    if action[0] == "tile_kind":
+        s.stack.append(("tile_at", frame[1], action[1], -1))
+        return
+    if action[0] == "tile_gap":
+        s.stack.append(("tile_at", frame[1], frame[2], action[1]))
         return
     p = s.players[frame[1]]
     kind = action[1]
@@ -79,5 +119,5 @@ def lay(s, seat: int, kind: str, shape: str, anchor: int, rot: int) -> None:
     raise ValueError(f"no {shape} placement at gap {anchor} r{rot}")
 
 
-LEGAL = {"tile": _l_tile}
-APPLY = {"tile": _a_tile}
+LEGAL = {"tile": _l_tile, "tile_at": _l_tile_at}
+APPLY = {"tile": _a_tile, "tile_at": _a_tile}

@@ -2,7 +2,7 @@
 
 import pytest
 
-from uh_helpers import explore, only, put
+from uh_helpers import explore, only, put, take, whole
 
 
 @pytest.fixture
@@ -94,6 +94,7 @@ def test_lava_crawler_moves_between_magma_spaces(adv_state):
     p.workers[0] = 8
     p.mv_left, p.mv_stopped, p.mv_jet = 6, (), False
     only(s, ("move", 0))
-    assert ("jump", 0, 4 * 9 + 2) in s.legal_actions()
-    s.apply(("jump", 0, 4 * 9 + 2))
+    assert ("jump", 0, 4 * 9 + 2) in whole(s)
+    take(s, ("jump", 0, 4 * 9 + 2))
+    p = s.players[0]                 # (listing the parts shared the record: a copy now)
     assert p.workers[0] == 38 and p.mv_left == 5

@@ -5,7 +5,7 @@ import pytest
 
 from engine.games.underhaven.orders import do_order
 
-from uh_helpers import explore, only, put
+from uh_helpers import explore, only, put, take, whole
 
 
 @pytest.fixture
@@ -53,11 +53,12 @@ def test_lava_crawler_needs_energy(energy_state):
     p.workers[0] = 8
     p.mv_left, p.mv_stopped, p.mv_jet, p.mv_crawl, p.energy = 6, (), False, False, 0
     only(s, ("move", 0))
-    assert ("jump", 0, 38) not in s.legal_actions()
-    p.energy = 1
-    s.apply(("jump", 0, 38))
+    assert ("jump", 0, 38) not in whole(s)
+    s.players[0].energy = 1
+    take(s, ("jump", 0, 38))
+    p = s.players[0]                 # (listing the parts shared the record: a copy now)
     assert p.energy == 0 and p.workers[0] == 38
-    assert ("jump", 0, 8) in s.legal_actions()        # paid for this Move already
+    assert ("jump", 0, 8) in whole(s)        # paid for this Move already
 
 
 def test_energy_traded_for_power_tokens(energy_state):

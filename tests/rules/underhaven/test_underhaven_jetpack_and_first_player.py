@@ -4,7 +4,7 @@ RB:n = line n of shared/rulebooks/underhaven.txt."""
 
 import random
 
-from uh_helpers import explore, only, put
+from uh_helpers import explore, only, put, take, whole
 
 
 def test_jet_pack_magnifier_moves_all_workers_anywhere_explored(make_state):
@@ -23,17 +23,20 @@ def test_jet_pack_magnifier_moves_all_workers_anywhere_explored(make_state):
     p.cons_free, p.cons_landed = 1, []
     only(s, ("move", 0))
     far = [sp for sp in range(16, 20) if s.terr[sp] is not None]
-    assert far and not any(a[0] == "jump" for a in s.legal_actions())
+    assert far and not any(a[0] in ("jump", "jump_from") for a in s.legal_actions())
     rep = q.rep
     s.apply(("fly", 8))
     assert q.rep == rep + 2 and p.mv_left == 5       # the owner's 2 rep; 1 move used
-    jumps = {(a[1], a[2]) for a in s.legal_actions() if a[0] == "jump"}
+    assert s.legal_actions().count(("jump_from", 0)) == 1     # where: the next decisions
+    jumps = {(a[1], a[2]) for a in whole(s) if a[0] == "jump"}
     assert {(0, far[0]), (1, far[0])} <= jumps       # ALL workers, ANY explored location
-    s.apply(("jump", 0, far[0]))
-    s.apply(("jump", 1, far[-1]))
+    take(s, ("jump", 0, far[0]))
+    take(s, ("jump", 1, far[-1]))
+    p = s.players[0]
     assert p.workers[:2] == [far[0], far[-1]] and p.mv_left == 3
     for _ in range(3):
-        s.apply(next(a for a in s.legal_actions() if a[0] == "jump"))
+        take(s, next(a for a in whole(s) if a[0] == "jump"))
+    p = s.players[0]
     assert p.mv_left == 0 and s.legal_actions() == [("end",)]    # a max of 5
 
 

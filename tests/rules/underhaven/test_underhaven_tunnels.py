@@ -6,7 +6,7 @@ from engine.core.protocol import Seat
 from engine.games.underhaven import scoring
 from engine.games.underhaven.activate import activation_groups
 
-from uh_helpers import explore, only, put
+from uh_helpers import explore, only, put, take, whole
 
 FACTIONS = ("deltas", "threecees", "tectonics", "enigmas")
 
@@ -47,9 +47,10 @@ def test_round_activation_example_three_way_tile_connects_three_spaces(make_stat
     p.workers[0] = nw
     p.pt = 1
     only(s, ("tile", 0))
-    opts = s.legal_actions()
+    opts = whole(s)
     assert ("tile", "three_way", g, 0) in opts
-    s.apply(("tile", "three_way", g, 0))     # arms NW, NE, SE
+    take(s, ("tile", "three_way", g, 0))     # arms NW, NE, SE
+    p = s.players[0]                 # (listing the parts shared the record: a copy now)
     assert s.tunnel_supply["three_way"] == 9
     assert s.connected(nw, se) and s.connected(ne, se) and s.connected(nw, ne)
     assert not s.connected(sw, nw) and not s.connected(sw, se)   # the closed side
@@ -98,7 +99,7 @@ def test_move_long_tunnel_along_the_outer_edge_costs_one_move(make_state):
     p.workers[0] = far_a
     p.pt = 1
     only(s, ("tile", 0))
-    s.apply(("tile", "long", a, r))
+    take(s, ("tile", "long", a, r))
     assert s.gap[g1] == s.gap[g2] == ("long", 0, spaces)
     assert s.connected(far_a, far_b) and far_b in s.neighbours(far_a)
     for x in spaces:                                   # each neighbour once (one move each)
@@ -106,7 +107,7 @@ def test_move_long_tunnel_along_the_outer_edge_costs_one_move(make_state):
     # both gaps are taken: no other tile there
     only(s, ("tile", 0))
     p.pt = 1
-    assert not any(x[2] in (g1, g2) for x in s.legal_actions() if x[0] == "tile")
+    assert not any(x[2] in (g1, g2) for x in whole(s) if x[0] == "tile")
 
 
 def test_special_ability_tunnel_requirement_follows_the_tile(make_state):
@@ -121,7 +122,7 @@ def test_special_ability_tunnel_requirement_follows_the_tile(make_state):
     p.workers = [nw]
     p.pt = 1
     only(s, ("tile", 0))
-    opts = [a for a in s.legal_actions() if a[0] == "tile"]
+    opts = [a for a in whole(s) if a[0] == "tile"]
     for kind, anchor, rot in ((a[1], a[2], a[3]) for a in opts):
         shape = kind if kind in s.tunnel_supply else "trapezoid"
         sp = next(x[3] for x in s.st.placements[shape] if x[0] == anchor and x[1] == rot)
@@ -131,7 +132,7 @@ def test_special_ability_tunnel_requirement_follows_the_tile(make_state):
                    if a == g and set(sp) == {ne, sw})
     assert ("tile", "straight", g, r_ne_sw) not in opts
     p.ability = "tunnel_anywhere"
-    assert ("tile", "straight", g, r_ne_sw) in s.legal_actions()
+    assert ("tile", "straight", g, r_ne_sw) in whole(s)
 
 
 def test_trade_tunnel_supply_runs_out_per_type(make_state):

@@ -49,3 +49,37 @@ def example_91_board(game, rules, make_state):
     p.perm = ["red", "blue"]
     p.res, p.pt, p.tg, p.energy = [2, 1, 0], 2, 1, 0
     return s, p
+
+
+def whole(s) -> list[tuple]:
+    """The pending decision's options with every move asked in parts (a tile's kind, then
+    where; a jump's worker, octagon, space: decisions.FOLLOW_UPS) walked to its last part,
+    whose action names the whole move ("tile", kind, gap, r) or ("jump", w, space)."""
+    from engine.games.underhaven.decisions import follow_up
+    out = []
+    for a in s.legal_actions():
+        nxt = s.clone(log=False)
+        nxt.apply(a)
+        if follow_up(nxt) and not nxt.is_over():
+            out += whole(nxt)
+        else:
+            out.append(a)
+    return out
+
+
+def take(s, final) -> None:
+    """Apply the whole move `final` (an option of `whole(s)`) through its parts."""
+    from engine.games.underhaven.decisions import follow_up
+    while True:
+        acts = s.legal_actions()
+        if final in acts:
+            s.apply(final)
+            return
+        for a in acts:
+            nxt = s.clone(log=False)
+            nxt.apply(a)
+            if follow_up(nxt) and final in whole(nxt):
+                s.apply(a)
+                break
+        else:
+            raise AssertionError(f"{final!r} is not a move of this decision")
