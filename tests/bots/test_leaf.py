@@ -16,6 +16,7 @@ from engine.core.protocol import Seat
 from engine.core.registry import get_game
 from engine.core.rng import bot_rng
 from engine.games.underhaven import bots as uh_bots
+from engine.games.underhaven import leaf as uh_leaf
 
 from nim import NIM, NimState, nim_sum
 
@@ -76,20 +77,20 @@ def test_underhaven_leaf_values_a_card_as_greedy_does():
             p = state.players[seat]
             base = uh_bots.evaluate(state, seat)
             values = {a: uh_bots.card_value(state, p, state.st.cards[a[1]]) for a in legal}
-            assert uh_bots.leaf_value(state, seat) == pytest.approx(base + max(values.values()))
+            assert uh_leaf.leaf_value(state, seat) == pytest.approx(base + max(values.values()))
             for a in legal:
                 if state.st.cards[a[1]].support.kind == "free_specialist":
                     continue                 # carried out at once: not a pure estimate
                 nxt = state.clone(log=False)
                 nxt.apply_legal(a, legal)
-                assert uh_bots.leaf_value(nxt, seat) == pytest.approx(base + values[a]), a
+                assert uh_leaf.leaf_value(nxt, seat) == pytest.approx(base + values[a]), a
                 cards += 1
         a, legal = greedy.decide(game.observe(state, seat), seat)
         state.apply_legal(a, legal)
         if state.players[seat].slot is None and frame[0] != "card" and state.stack \
                 and state.stack[-1][0] == "card" and state.stack[-1][1] != seat:
             ends += 1
-            assert uh_bots.pending_value(state, seat) == 0.0
+            assert uh_leaf.pending_value(state, seat) == 0.0
     assert cards >= 8 and ends >= 2
 
 
@@ -119,7 +120,7 @@ def test_leaf_features_add_up_to_the_leaf_and_bucket_by_rounds_left(game_id, n):
     bucket is the rounds left."""
     from engine.bots.leaf import LeafFit, fitted_leaf
     from engine.games.glimmerdeep import bots as gd_bots
-    leaf, rounds_left = {"underhaven": (uh_bots.leaf_value, uh_bots._rounds_left),
+    leaf, rounds_left = {"underhaven": (uh_leaf.leaf_value, uh_bots._rounds_left),
                          "glimmerdeep": (gd_bots.evaluate, gd_bots.rounds_left)}[game_id]
     game, states = _states(game_id, n)
     names = game.extra["leaf_feature_names"]

@@ -50,7 +50,7 @@ GAME = register(Game(
     board_view=board_view,
     extra={"variable_length": True, "choice_catalogue": choice_catalogue,
            "categories_in_play": categories_in_play,
-           "leaf_value": bots.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
+           "leaf_value": leaf.leaf_value,   # the search bot's leaf (MCTS leaf = "game")
            "follow_up": decisions.follow_up,   # where to lay a tile, where to jump (narrow)
            # its terms, weighed per rounds left by MCTS leaf = "fitted" (engine/bots/leaf.py)
            "leaf_features": leaf.leaf_features, "leaf_feature_names": leaf.LEAF_FEATURES,
