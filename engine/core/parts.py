@@ -9,7 +9,7 @@ everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable
 
 
 def in_parts(groups: Iterable[tuple[tuple, list[tuple]]]) -> list[tuple]:
@@ -20,3 +20,13 @@ def in_parts(groups: Iterable[tuple[tuple, list[tuple]]]) -> list[tuple]:
     if len(groups) == 1:
         return list(groups[0][1])
     return [acts[0] if len(acts) == 1 else key for key, acts in groups]
+
+
+def in_parts_by(options: Iterable[tuple], key: Callable[[tuple], Hashable],
+                name: str) -> list[tuple]:
+    """`in_parts` of `options` grouped by `key(option)` (groups in the order their first option
+    comes), each group's action `(name, key)`: e.g. jumps by octagon, tile placements by gap."""
+    groups: dict = {}
+    for a in options:
+        groups.setdefault(key(a), []).append(a)
+    return in_parts(((name, k), acts) for k, acts in groups.items())

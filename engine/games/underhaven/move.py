@@ -7,7 +7,7 @@ one target), then which octagon, then which space, in the frame `jump_to`."""
 
 from __future__ import annotations
 
-from engine.core.parts import in_parts
+from engine.core.parts import in_parts_by
 
 from .activate import operate
 from .board import rotated
@@ -75,10 +75,7 @@ def _l_jump_to(s, frame):
     far = jump_targets(s, p, p.workers[w])
     if o >= 0:
         return [("jump", w, d) for d in far if d >> 2 == o]
-    octagons: dict[int, list[tuple]] = {}
-    for d in far:
-        octagons.setdefault(d >> 2, []).append(("jump", w, d))
-    return in_parts((("jump_oct", oo), acts) for oo, acts in octagons.items())
+    return in_parts_by((("jump", w, d) for d in far), lambda a: a[2] >> 2, "jump_oct")
 
 
 def _crawler(s, p):

@@ -9,7 +9,7 @@ option is that option (`engine.core.parts.in_parts`)."""
 
 from __future__ import annotations
 
-from engine.core.parts import in_parts
+from engine.core.parts import in_parts, in_parts_by
 
 
 def tile_options(s, p) -> list[tuple]:
@@ -85,10 +85,7 @@ def _l_tile_at(s, frame):
     acts = _placements(s, p, kind, kind if kind in s.tunnel_supply else "trapezoid")
     if g >= 0:
         return [a for a in acts if a[2] == g]
-    gaps: dict[int, list[tuple]] = {}
-    for a in acts:
-        gaps.setdefault(a[2], []).append(a)
-    return in_parts((("tile_gap", gg), each) for gg, each in gaps.items())
+    return in_parts_by(acts, lambda a: a[2], "tile_gap")
 
 
 def _a_tile(s, frame, action):

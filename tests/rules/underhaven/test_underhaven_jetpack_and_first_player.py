@@ -4,7 +4,7 @@ RB:n = line n of shared/rulebooks/underhaven.txt."""
 
 import random
 
-from uh_helpers import explore, only, put, take, whole
+from uh_helpers import magnifier_move, take, whole
 
 
 def test_jet_pack_magnifier_moves_all_workers_anywhere_explored(make_state):
@@ -15,13 +15,7 @@ def test_jet_pack_magnifier_moves_all_workers_anywhere_explored(make_state):
     starting octagon (0); seat 1 owns the Magnifier on octagon 2; octagon 4 is explored and
     not adjacent."""
     s = make_state()
-    p, q = s.players[0], s.players[1]
-    explore(s, 2, ("social", "mine", "water", "tech"))
-    put(s, 8, "jetpack_magnifier", 1)
-    p.workers[:2] = [0, 1]
-    p.mv_left, p.mv_stopped, p.mv_jet, p.mv_crawl = 6, (), False, False
-    p.cons_free, p.cons_landed = 1, []
-    only(s, ("move", 0))
+    p, q = magnifier_move(s), s.players[1]
     far = [sp for sp in range(16, 20) if s.terr[sp] is not None]
     assert far and not any(a[0] in ("jump", "jump_from") for a in s.legal_actions())
     rep = q.rep

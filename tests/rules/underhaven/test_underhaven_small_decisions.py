@@ -12,7 +12,7 @@ import random
 from engine.games.underhaven import bots, tunnels
 from engine.games.underhaven.decisions import FOLLOW_UPS, follow_up
 
-from uh_helpers import explore, only, put, whole
+from uh_helpers import explore, magnifier_move, only, whole
 
 ADVANCED = ["modules.advanced_buildings=true"]      # the Lava Crawler
 
@@ -104,14 +104,8 @@ def _magnifier(make_state):
     """Seat 0's consultant has landed on a Jet Pack Magnifier with 5 moves left; two workers
     on octagon 0, octagons 2 and 4 explored."""
     s = make_state()
-    p = s.players[0]
-    explore(s, 2, ("social", "mine", "water", "tech"))
+    magnifier_move(s)
     explore(s, 4, ("greenery", "mine", "magma", "water"))
-    put(s, 8, "jetpack_magnifier", 1)
-    p.workers[:2] = [0, 1]
-    p.mv_left, p.mv_stopped, p.mv_jet, p.mv_crawl = 6, (), False, False
-    p.cons_free, p.cons_landed = 1, []
-    only(s, ("move", 0))
     s.apply(("fly", 8))
     return s
 

@@ -21,6 +21,20 @@ def only(s, frame):
     return s
 
 
+def magnifier_move(s):
+    """Seat 0 at the start of a Move (6 moves) with workers 0 and 1 on spaces 0 and 1 of its
+    starting octagon and a consultant free to fly; seat 1 owns a finished Jet Pack Magnifier
+    on space 8 (octagon 2 explored).  Returns seat 0's player."""
+    p = s.players[0]
+    explore(s, 2, ("social", "mine", "water", "tech"))
+    put(s, 8, "jetpack_magnifier", 1)
+    p.workers[:2] = [0, 1]
+    p.mv_left, p.mv_stopped, p.mv_jet, p.mv_crawl = 6, (), False, False
+    p.cons_free, p.cons_landed = 1, []
+    only(s, ("move", 0))
+    return p
+
+
 def example_91_board(game, rules, make_state):
     """The board of the rulebook's End Game Scoring example (RB:816-818), seat 0's: a connected
     cluster of mines 2 + 3 + 5 with a +3 Mine card, a single magma building with a +3 magma
