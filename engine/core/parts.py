@@ -9,7 +9,7 @@ everywhere.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable
+from collections.abc import Callable, Iterable
 
 
 def in_parts(groups: Iterable[tuple[tuple, list[tuple]]]) -> list[tuple]:
@@ -22,11 +22,11 @@ def in_parts(groups: Iterable[tuple[tuple, list[tuple]]]) -> list[tuple]:
     return [acts[0] if len(acts) == 1 else key for key, acts in groups]
 
 
-def in_parts_by(options: Iterable[tuple], key: Callable[[tuple], Hashable],
-                name: str) -> list[tuple]:
-    """`in_parts` of `options` grouped by `key(option)` (groups in the order their first option
-    comes), each group's action `(name, key)`: e.g. jumps by octagon, tile placements by gap."""
+def in_parts_by(options: Iterable[tuple], group: Callable[[tuple], tuple]) -> list[tuple]:
+    """`in_parts` of `options` grouped by `group(option)`, the action that chooses its group
+    (groups in the order their first option comes): e.g. jumps by octagon, tile placements by
+    gap."""
     groups: dict = {}
     for a in options:
-        groups.setdefault(key(a), []).append(a)
-    return in_parts(((name, k), acts) for k, acts in groups.items())
+        groups.setdefault(group(a), []).append(a)
+    return in_parts(groups.items())

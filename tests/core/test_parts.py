@@ -17,6 +17,8 @@ def test_one_group_lists_its_options_at_once():
 def test_grouped_by_key_in_the_order_of_the_first_option():
     options = [("j", 9), ("j", 2), ("j", 10), ("j", 11), ("j", 3)]
     # keys 2, 0, 2, 2, 0 (value // 4): octagon 2 first, then octagon 0
-    assert in_parts_by(options, lambda a: a[1] // 4, "oct") == [("oct", 2), ("oct", 0)]
-    assert in_parts_by(options[:1] + options[4:], lambda a: a[1] // 4, "oct") == [("j", 9), ("j", 3)]
-    assert in_parts_by(options[1:2] + options[4:], lambda a: a[1] // 4, "oct") == [("j", 2), ("j", 3)]
+    def oct_(a):
+        return ("oct", a[1] // 4)
+    assert in_parts_by(options, oct_) == [("oct", 2), ("oct", 0)]
+    assert in_parts_by(options[:1] + options[4:], oct_) == [("j", 9), ("j", 3)]
+    assert in_parts_by(options[1:2] + options[4:], oct_) == [("j", 2), ("j", 3)]

@@ -351,7 +351,8 @@ SOURCE_RANK = {"own": 0, "held": 1, "skip": 2, "pro": 3, "hire": 4, "super": 5, 
                "overbid_super": 7}
 # Decisions an action opens that the lookahead settles before valuing the action: specialist
 # sourcing (cheapest source first), and by the best evaluation a Low Light Pub deal, the card
-# bought, the tile laid, the mission claimed, the resources given for a power token.
+# bought, the tile laid, the mission claimed, the resources given for a power token; and the
+# later parts of a move asked in parts (decisions.FOLLOW_UPS: where a tile goes, a jump lands).
 SETTLED = ("spec", "pub", "buy", "tile", "claim_mission", "pt_trade", "morale") + FOLLOW_UPS
 
 

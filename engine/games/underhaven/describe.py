@@ -71,7 +71,7 @@ def said(s, action, frame) -> tuple[str, str, int | None]:
         if k == "tile_kind":             # where it is laid is the next decision (tile_at)
             return "tile_kind", action[1], None
         if k == "tile_gap":
-            return "tile_gap", f"{frame[2]} at gap {action[1]}", None
+            return "tile_gap", f"{action[1]} at gap {action[2]}", None
         if k == "tile":
             return name, f"{action[1]} r{action[3]}", action[2]
         return name, "none", None

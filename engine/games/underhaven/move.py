@@ -75,7 +75,7 @@ def _l_jump_to(s, frame):
     far = jump_targets(s, p, p.workers[w])
     if o >= 0:
         return [("jump", w, d) for d in far if d >> 2 == o]
-    return in_parts_by((("jump", w, d) for d in far), lambda a: a[2] >> 2, "jump_oct")
+    return in_parts_by((("jump", w, d) for d in far), lambda a: ("jump_oct", a[2] >> 2))
 
 
 def _crawler(s, p):

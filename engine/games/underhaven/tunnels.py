@@ -3,9 +3,10 @@ Tunnel or Trapezoid", Building Connectivity): where a tile may be laid and layin
 
 Laying a tile is asked in small decisions (issue 27, RULES.md "Small decisions"): which
 tile, `("tile_kind", kind)` (or the placement itself, `("tile", kind, gap, r)`, when that
-kind has one), then, in the frame `tile_at`, which anchor gap (`("tile_gap", gap)`), then
-which orientation.  A part with one group lists its options at once, and a group of one
-option is that option (`engine.core.parts.in_parts`)."""
+kind has one), then, in the frame `tile_at`, which anchor gap (`("tile_gap", kind, gap)`),
+then which orientation.  A part with one group lists its options at once, and a group of one
+option is that option (`engine.core.parts.in_parts`): with one kind, the first decision is
+its gaps."""
 
 from __future__ import annotations
 
@@ -70,22 +71,26 @@ def _near(s, p, shape: str):
 
 
 def _l_tile(s, frame):
-    """Which tile: `in_parts` of the kinds (nothing to lay: `none`)."""
+    """Which tile: `in_parts` of the kinds, each standing for its first part (`_by_gap`), so
+    that with one kind its gaps are asked at once (nothing to lay: `none`)."""
     p = s.players[frame[1]]
-    return in_parts((("tile_kind", kind), _placements(s, p, kind, shape))
+    return in_parts((("tile_kind", kind), _by_gap(_placements(s, p, kind, shape)))
                     for kind, shape in _tile_kinds(s, p)) or [("none",)]
 
 
 def _l_tile_at(s, frame):
-    """Where, `("tile_at", seat, kind, gap)`: with `gap` = -1, which anchor gap (`in_parts`:
-    a gap with one orientation is the placement itself; with one gap, its orientations at
-    once); else the orientations at that gap."""
+    """Where, `("tile_at", seat, kind, gap)`: with `gap` = -1, which anchor gap (`_by_gap`);
+    else the orientations at that gap."""
     p = s.players[frame[1]]
     kind, g = frame[2], frame[3]
     acts = _placements(s, p, kind, kind if kind in s.tunnel_supply else "trapezoid")
-    if g >= 0:
-        return [a for a in acts if a[2] == g]
-    return in_parts_by(acts, lambda a: a[2], "tile_gap")
+    return [a for a in acts if a[2] == g] if g >= 0 else _by_gap(acts)
+
+
+def _by_gap(acts: list[tuple]) -> list[tuple]:
+    """The placements of one kind by anchor gap: `("tile_gap", kind, gap)` (`in_parts`: a gap
+    with one orientation is the placement itself; with one gap, its orientations at once)."""
+    return in_parts_by(acts, lambda a: ("tile_gap", a[1], a[2]))
 
 
 def _a_tile(s, frame, action):
@@ -95,7 +100,7 @@ def _a_tile(s, frame, action):
         s.stack.append(("tile_at", frame[1], action[1], -1))
         return
     if action[0] == "tile_gap":
-        s.stack.append(("tile_at", frame[1], frame[2], action[1]))
+        s.stack.append(("tile_at", frame[1], action[1], action[2]))
         return
     p = s.players[frame[1]]
     kind = action[1]

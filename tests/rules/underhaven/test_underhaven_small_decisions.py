@@ -159,11 +159,28 @@ def test_a_tile_anywhere_asks_tile_then_gap_then_orientation(make_state):
     gaps = s.legal_actions()
     bends = [a for a in flat if a[1] == "bend"]
     assert len(bends) > 30 and len(gaps) <= 30
-    g = next(a[1] for a in gaps if a[0] == "tile_gap")
-    s.apply(("tile_gap", g))
+    g = next(a[2] for a in gaps if a[0] == "tile_gap")
+    s.apply(("tile_gap", "bend", g))
     assert s.legal_actions() == [a for a in bends if a[2] == g]
     s.apply(s.legal_actions()[-1])
     assert g in s.gap and not s.stack                # laid: nothing left to ask
+
+
+def test_one_tile_kind_left_asks_its_gap_first(make_state):
+    """With one kind that can be laid (the other types run out, no trapezoid), the first
+    decision is that kind's gaps, not its every placement."""
+    s = make_state(n=4)
+    p = s.players[0]
+    p.ability = "tunnel_anywhere"
+    p.trapezoids = []
+    for k in s.st.tunnel_ids:
+        s.tunnel_supply[k] = 1 if k == "bend" else 0
+    only(s, ("tile", 0))
+    bends = tunnels.tile_options(s, p)
+    first = s.legal_actions()
+    assert len(bends) > 30 and len(first) <= 30
+    assert {a[0] for a in first} <= {"tile_gap", "tile"} and any(a[0] == "tile_gap" for a in first)
+    assert sorted(whole(s)) == sorted(bends)
 
 
 def test_greedy_values_a_first_part_at_its_best_completion(game):
