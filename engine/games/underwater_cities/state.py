@@ -175,7 +175,7 @@ class UWCState(FrameMachine):
         s.sdeck = self.sdeck.copy()
         s.sface = self.sface.copy()
         s.sbox = self.sbox.copy()
-        s.occ = [o.copy() for o in self.occ]
+        s.occ = self.occ.copy()         # tuples, replaced on change
         s.supply = self.supply.copy()
         s.tie_order = self.tie_order.copy()
         s.contracts = [c.copy() for c in self.contracts]

@@ -215,7 +215,7 @@ def _a_slot(s, frame, action):
         if action[0] == "clone":
             pay(p, s.rules.game.cloning_cost.vec())
             s.cloned = seat
-        s.occ[i].append(seat)
+        s.occ[i] += (seat,)
         colour = s.st.slots[i].colour
     s.turn[2] = i
     card = s.st.cards[inst] if inst >= 0 else None
@@ -276,8 +276,7 @@ def _t_end_turn(s, task):
 def _t_round_end(s, task):
     """Return the tiles, reorder from the Federation track, markers below the track, advance
     the era marker; Production after the era's last round."""
-    for o in s.occ:
-        o.clear()
+    s.occ = [() for _ in s.occ]
     s.cloned = -1
     s.order = next_order(s)
     s.tie_order = s.order.copy()

@@ -106,18 +106,18 @@ def test_perform_the_action_of_a_slot(make_state):
     """Special cards "use the action depicted at an action slot ... only the colored slots":
     a free slot, or (the other reading) one held only by other players."""
     s = make_state()
-    s.occ[[sl.id for sl in s.st.slots].index("y_steel")] = [1]
+    s.occ[[sl.id for sl in s.st.slots].index("y_steel")] = (1,)
     res(s, 0, credits=1)
     _effect(s, 0, [{"kind": "slot_action", "slots": "free", "cost": {"credits": 1}}])
     opts = {a[1] for a in s.legal_actions() if a[0] == "slot"}
     assert "y_steel" not in opts and "y_supplies" in opts and "always" not in opts
     t = make_state()
-    t.occ[[sl.id for sl in t.st.slots].index("y_steel")] = [1]
+    t.occ[[sl.id for sl in t.st.slots].index("y_steel")] = (1,)
     res(t, 0, credits=1)
     _effect(t, 0, [{"kind": "slot_action", "slots": "free_or_others", "cost": {"credits": 1}}])
     t.apply(("slot", "y_steel"))
     assert t.players[0].res == [0, 1, 2, 0, 0]
-    assert t.occ[[sl.id for sl in t.st.slots].index("y_steel")] == [1]   # no tile placed
+    assert t.occ[[sl.id for sl in t.st.slots].index("y_steel")] == (1,)   # no tile placed
 
 
 def test_symbiosis_turns_a_city_symbiotic(make_state):

@@ -87,7 +87,7 @@ def test_cloning_tile_shares_a_slot_of_another_player(make_state):
     s.apply(("clone", "y_steel"))
     p = s.players[1]
     assert p.res[0] == 0 + 0 and p.res[2] == 2       # paid 1 credit, 2 steelplast + kelp
-    assert s.cloned == 1 and s.occ[[sl.id for sl in s.st.slots].index("y_steel")] == [0, 1]
+    assert s.cloned == 1 and s.occ[[sl.id for sl in s.st.slots].index("y_steel")] == (0, 1)
     _to_slot(s, 2, "e1_research_grant")
     res(s, 2, credits=3)
     assert not any(a[0] == "clone" for a in s.legal_actions())   # used this round
@@ -260,11 +260,11 @@ def test_cloning_tile_only_with_four_players_and_never_on_your_own_slot(make_sta
     assert not any(a[0] == "clone" for a in s.legal_actions())
     f = make_state(n=4)
     i = [sl.id for sl in f.st.slots].index("y_steel")
-    f.occ[i] = [0]                                   # seat 0's own tile
+    f.occ[i] = (0,)                                  # seat 0's own tile
     _to_slot(f, 0, "e1_foundry_shift")
     res(f, 0, credits=3)
     assert ("clone", "y_steel") not in f.legal_actions()
-    f.occ[i] = [1]
+    f.occ[i] = (1,)
     assert ("clone", "y_steel") in f.legal_actions()
 
 
@@ -277,9 +277,9 @@ def test_any_slot_occupied_by_another_player_excludes_slots_you_share(make_state
     s = make_state(n=4)
     i = [sl.id for sl in s.st.slots].index("y_steel")
     part = Part(kind="slot_action", slots="free_or_others")
-    s.occ[i] = [1]
+    s.occ[i] = (1,)
     assert i in slot_action_options(s, s.players[0], part)
-    s.occ[i] = [1, 0]
+    s.occ[i] = (1, 0)
     assert i not in slot_action_options(s, s.players[0], part)
 
 

@@ -21,7 +21,7 @@ def _either_tunnel_or_gain(make_state):
     res(s, seat, credits=1, steelplast=1, kelp=2)
     i = slot_index(s, "y_tunnel_or_federation")
     s.turn = [seat, -1, i, False, 0]
-    s.occ[i].append(seat)
+    s.occ[i] += (seat,)
     return only(s, ("either", seat, s.st.slots[i].effect[0], "slot")), seat
 
 
