@@ -23,10 +23,14 @@ def test_search_section_reports_every_figure(cli):
 def test_the_strong_tier_is_timed_at_each_game_s_strongest_validated_rung():
     """Issue 27: `delve bench` gives one game's seconds with every seat at the strongest
     validated rung (data/bots/<game>.toml [ladder]) and what a 224-game tier run costs."""
+    from engine.bots import bot_params
     from engine.bots.params import strongest_rung
     from pipelines.bench.search import strong_tier_game_s, tier_run_words
     assert strongest_rung("glimmerdeep") == "mcts:400"
-    assert strongest_rung("underwater_cities") == "mcts:400"   # 40.0% [26.3%, 55.4%] of 40 held out
+    # ladder 8e70bd6c: 51.4% [46.7%, 56.1%] of 432, +10.6 points over mcts:25 with the same leaf
+    assert strongest_rung("underwater_cities") == "mcts:100/leaf=game/depth=0"
+    p = bot_params(strongest_rung("underwater_cities"), "underwater_cities")   # a spec bots read
+    assert (p.budget, p.leaf, p.depth) == (100, "game", 0)
     assert strongest_rung("toy") == "greedy"                   # no data/bots file: the default
     rung, wall, cpu = strong_tier_game_s("toy", players=2)     # greedy: quick to time
     assert rung == "greedy" and wall > 0 and cpu > 0
