@@ -10,6 +10,8 @@ every candidate from the first (t intervals on the per-deal differences).
 `--old REF` registers the bot names `oldgreedy` and `oldmcts:B` (the greedy and search bots
 on the game heuristic of `engine/games/<game>/bots.py` at git commit REF, with the current
 search parameters): the before-and-after comparison of a heuristic on the same deals.
+`--seer` registers `seer:B`, a search that sees the true state and the chance to come
+(`pipelines/ladder/seer.py`: a ceiling to measure against, never a player for balance runs).
 One process, games played one after the other (no pool).  `--csv FILE` writes one row per
 (candidate, game).  `--compare A.csv B.csv ...` plays nothing: it reads such files (say one
 written on each of two commits, the same deals) and prints the same summary, every candidate
@@ -85,8 +87,11 @@ def register_old_heuristic(game_id: str, ref: str) -> None:
 
 
 def play(game_id: str, specs: list[str], opponent: str, players: int, seed: int,
-         indices: list[int], echo=None) -> dict[str, list[dict]]:
+         indices: list[int], echo=None, seer: bool = False) -> dict[str, list[dict]]:
     game = get_game(game_id)
+    if seer:                     # observations carry the truth, which only `seer` bots read
+        from .seer import seer_game
+        game = seer_game(game)
     rules = game.load_rules().model
     factions = game.factions(rules)
     maps = game.maps(rules)
@@ -180,6 +185,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--old", default=None, help="git commit of the old heuristic")
     ap.add_argument("--csv", default=None)
+    ap.add_argument("--seer", action="store_true",
+                    help="register seer:B, a clairvoyant MCTS for a ceiling (pipelines/ladder/seer.py)")
     ap.add_argument("-v", "--verbose", action="store_true")
     a = ap.parse_args(argv)
     if a.compare:
@@ -194,11 +201,14 @@ def main(argv=None) -> None:
         ap.error("give GAME and one or more bot SPECS (or --compare CSV ...)")
     if a.old:
         register_old_heuristic(a.game, a.old)
+    if a.seer:
+        from .seer import register_seer
+        register_seer()
     from pipelines.run.plan import parse_bots
     specs = [s if s.startswith("old") else parse_bots(s, 1)[0] for s in a.specs]
     echo = (lambda m: print(m, flush=True)) if a.verbose else None
     rows = play(a.game, specs, a.vs, a.players, a.seed,
-                list(range(a.first, a.first + a.games)), echo)
+                list(range(a.first, a.first + a.games)), echo, seer=a.seer)
     if a.csv:
         with open(a.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=list(next(iter(rows.values()))[0]))

@@ -1,0 +1,83 @@
+"""A clairvoyant search bot for measuring a ceiling, never for balance runs: `seer:B` is the
+game's tuned MCTS with budget B whose every world is the *true* state, hidden cards and the
+position of the chance stream included (the dice and draws to come, as long as the search
+plays the moves the game will see).  So it reads what its seat cannot, and is registered
+only by `python -m pipelines.ladder.paired ... --seer` (the bots of `delve` never know it).
+
+What it is for: if even a player who sees every hidden card and the next rolls wins only a
+little more than the fair share against greedy, the win rate a fair search can reach is
+capped by the game's chance and by the heuristic both bots share, not by hidden information
+or by the search's budget; if it wins far more, chance and hidden cards are where a fair
+bot loses.  (Cheating determinised search as an upper bound: Long et al., "Understanding
+the success of perfect information Monte Carlo sampling in game tree search", AAAI 2010.)"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+SEER = "seer"
+
+
+def _truth_world(truth):
+    """A copy of the true state that plays on as the true game would: its own copy of the
+    chance stream at the true stream's position (the true stream is read, never drawn from)."""
+    world = truth.clone(log=False)
+    rng = getattr(truth, "rng", None)
+    if rng is not None:
+        copy = random.Random()
+        copy.setstate(rng.getstate())
+        world.rng, world.rng_shared = copy, False
+    else:                                  # a stream not built yet: built from the same seed
+        world.rng_seed = getattr(truth, "rng_seed", None)
+    return world
+
+
+def seer_game(game):
+    """`game` whose observation carries a reference to the true state (`_seer_truth`), which
+    only a seer bot reads; every other bot sees the observation as before."""
+    observe = game.observe
+
+    def observe_with_truth(state, seat):
+        obs = observe(state, seat)
+        try:
+            obs._seer_truth = state
+        except AttributeError as exc:      # an observation that takes no attributes
+            raise TypeError(f"{game.id}: --seer needs an observation object that takes "
+                            f"attributes ({type(obs).__name__} does not)") from exc
+        return obs
+
+    return replace(game, observe=observe_with_truth)
+
+
+def register_seer() -> None:
+    """Bots `seer` / `seer:B` (the MCTS parameters of `mcts:B`, worlds from the truth)."""
+    import engine.bots as B
+    from engine.bots.mcts import MCTSBot
+
+    class SeerBot(MCTSBot):
+        name = SEER
+
+        def __init__(self, game, rng, params=None):
+            self._truth = None
+            world = lambda _obs, _seat, _rng: _truth_world(self._truth)  # noqa: E731
+            super().__init__(replace(game, determinize=world), rng, params)
+
+        def decide(self, obs, seat: int):
+            self._truth = getattr(obs, "_seer_truth", None)
+            if self._truth is None:
+                raise RuntimeError("seer bot: the game was not wrapped by seer_game")
+            return super().decide(obs, seat)
+
+    B.BOTS[SEER] = SeerBot
+    if SEER not in B.SEARCH_BOTS:
+        B.SEARCH_BOTS = B.SEARCH_BOTS + (SEER,)
+    make = B.make_bot
+
+    def make_bot(spec, game_, rng):
+        if str(spec).split(":")[0].split("/")[0] == SEER:
+            mcts_spec = "mcts" + str(spec)[len(SEER):]
+            return SeerBot(game_, rng, B.bot_params(mcts_spec, game_.id))
+        return make(spec, game_, rng)
+
+    B.make_bot = make_bot
