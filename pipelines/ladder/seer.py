@@ -1,4 +1,4 @@
-"""A clairvoyant search bot for measuring a ceiling, never for balance runs: `seer:B` is the
+"""Clairvoyant search bots for measuring a ceiling, never for balance runs: `seer:B` is the
 game's tuned MCTS with budget B whose every world is the *true* state, hidden cards and the
 position of the chance stream included (the dice and draws to come, as long as the search
 plays the moves the game will see).  So it reads what its seat cannot, and is registered
@@ -8,8 +8,10 @@ What it is for: if even a player who sees every hidden card and the next rolls w
 little more than the fair share against greedy, the win rate a fair search can reach is
 capped by the game's chance and by the heuristic both bots share, not by hidden information
 or by the search's budget; if it wins far more, chance and hidden cards are where a fair
-bot loses.  (Cheating determinised search as an upper bound: Long et al., "Understanding
-the success of perfect information Monte Carlo sampling in game tree search", AAAI 2010.)"""
+bot loses.  `peek:B` splits that edge: it sees the hidden cards as they lie but deals the
+chance to come afresh in every world, as a fair search does; what `seer` wins beyond `peek`
+is foreseeing the dice and draws, which no fair player can.  (A cheating search as a reference
+point, as in the IS-MCTS experiments of Cowling, Powley and Whitehouse, 2012.)"""
 
 from __future__ import annotations
 
@@ -17,14 +19,19 @@ import random
 from dataclasses import replace
 
 SEER = "seer"
+PEEK = "peek"
 
 
-def _truth_world(truth):
+def _truth_world(truth, fresh: random.Random | None = None):
     """A copy of the true state that plays on as the true game would: its own copy of the
-    chance stream at the true stream's position (the true stream is read, never drawn from)."""
+    chance stream at the true stream's position (the true stream is read, never drawn from).
+    With `fresh`, the hidden cards as they truly lie but a new chance stream drawn from
+    `fresh` (what a fair determinisation does with the dice and draws to come)."""
     world = truth.clone(log=False)
     rng = getattr(truth, "rng", None)
-    if rng is not None:
+    if fresh is not None:
+        world.rng, world.rng_shared = random.Random(fresh.getrandbits(64)), False
+    elif rng is not None:
         copy = random.Random()
         copy.setstate(rng.getstate())
         world.rng, world.rng_shared = copy, False
@@ -51,16 +58,23 @@ def seer_game(game):
 
 
 def register_seer() -> None:
-    """Bots `seer` / `seer:B` (the MCTS parameters of `mcts:B`, worlds from the truth)."""
+    """Bots `seer` / `seer:B` (the MCTS parameters of `mcts:B`, worlds from the truth) and
+    `peek` / `peek:B` (the true hidden cards, but the chance to come dealt afresh from the
+    bot's own stream in every world, as a fair search deals it): the seer's edge over a fair
+    search split into what the hidden cards give and what foreseeing the dice gives."""
     import engine.bots as B
     from engine.bots.mcts import MCTSBot
 
     class SeerBot(MCTSBot):
         name = SEER
+        foresees_chance = True
 
         def __init__(self, game, rng, params=None):
             self._truth = None
-            world = lambda _obs, _seat, _rng: _truth_world(self._truth)  # noqa: E731
+            if self.foresees_chance:
+                world = lambda _obs, _seat, _rng: _truth_world(self._truth)  # noqa: E731
+            else:
+                world = lambda _obs, _seat, r: _truth_world(self._truth, r)  # noqa: E731
             super().__init__(replace(game, determinize=world), rng, params)
 
         def decide(self, obs, seat: int):
@@ -69,15 +83,20 @@ def register_seer() -> None:
                 raise RuntimeError("seer bot: the game was not wrapped by seer_game")
             return super().decide(obs, seat)
 
-    B.BOTS[SEER] = SeerBot
-    if SEER not in B.SEARCH_BOTS:
-        B.SEARCH_BOTS = B.SEARCH_BOTS + (SEER,)
+    class PeekBot(SeerBot):
+        name = PEEK
+        foresees_chance = False
+
+    kinds = {SEER: SeerBot, PEEK: PeekBot}
+    B.BOTS.update(kinds)
+    B.SEARCH_BOTS = B.SEARCH_BOTS + tuple(k for k in kinds if k not in B.SEARCH_BOTS)
     make = B.make_bot
 
     def make_bot(spec, game_, rng):
-        if str(spec).split(":")[0].split("/")[0] == SEER:
-            mcts_spec = "mcts" + str(spec)[len(SEER):]
-            return SeerBot(game_, rng, B.bot_params(mcts_spec, game_.id))
+        name = str(spec).split(":")[0].split("/")[0]
+        if name in kinds:
+            mcts_spec = "mcts" + str(spec)[len(name):]
+            return kinds[name](game_, rng, B.bot_params(mcts_spec, game_.id))
         return make(spec, game_, rng)
 
     B.make_bot = make_bot

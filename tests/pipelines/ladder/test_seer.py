@@ -67,3 +67,21 @@ def test_a_seer_plays_deterministic_games_and_needs_the_wrapped_game(seer):
     seat = truth.to_move()
     action, legal = bot.decide(wrapped.observe(truth, seat), seat)
     assert action in legal
+
+
+def test_peek_sees_the_cards_but_deals_the_chance_to_come_afresh():
+    game, truth = _started_game()
+    worlds = [_truth_world(truth, random.Random(k)) for k in range(4)]
+    assert all(w.deck == truth.deck for w in worlds)       # the hidden cards as they lie
+    before = truth.rng.getstate()
+    rolls = {w.chance().random() for w in worlds}
+    assert truth.rng.getstate() == before
+    assert truth.chance().random() not in rolls            # not the truth's next roll
+    assert len(rolls) == 4                                 # a fresh stream per world
+    again = _truth_world(truth, random.Random(0)).chance().random()
+    assert again == _truth_world(truth, random.Random(0)).chance().random()
+
+
+def test_peek_plays_through_the_paired_script(seer):
+    rows = play("cave_colony", ["peek:20"], "greedy", 2, 3, [0], seer=True)["peek:20"]
+    assert rows[0]["seat"] == 0 and rows[0]["rounds"] > 0
