@@ -232,14 +232,15 @@ def simulate_tiers(game, tiers, *, n_games, players, seed, variants, sets, map_i
     click.echo(f"{sweep_id}: {len(runs)} tiers of {n_games} games -> {db}")
     rates = {tier: faction_rates(db, run_id) for tier, run_id in runs}
     factions_all = sorted({f for r in rates.values() for f in r})
-    click.echo(f"{'faction':<20}" + "".join(f"{t:>26}" for t, _ in runs))
+    widths = [max(26, len(t) + 2) for t, _ in runs]     # a long tier spec keeps its gap
+    click.echo(f"{'faction':<20}" + "".join(f"{t:>{w}}" for (t, _), w in zip(runs, widths)))
     for f in factions_all:
         cells = []
         for tier, _ in runs:
             w, n = rates[tier].get(f, (0, 0))
             lo, hi = wilson(w, n)
             cells.append(f"{w / max(1, n):.1%} [{lo:.1%}, {hi:.1%}]")
-        click.echo(f"{f:<20}" + "".join(f"{c:>26}" for c in cells))
+        click.echo(f"{f:<20}" + "".join(f"{c:>{w}}" for c, w in zip(cells, widths)))
 
 
 @click.command()

@@ -199,6 +199,20 @@ def test_simulate_tiers_replays_the_same_games_at_each_tier(tmp_path, cli):
     assert "changes the bot in 12 seat(s)" in c.why
 
 
+def test_the_tiers_table_keeps_long_tier_names_apart(tmp_path, cli):
+    """A tier spec longer than a column (`greedy` then a tuned search's spec) is still
+    separated from its neighbour in the header, and the rows line up under it."""
+    spec = "mcts:6/c=1.0/depth=0/widen=4"
+    res = cli("simulate", "toy", "--players", 2, "--games", 2, "--tiers", f"greedy,{spec}",
+              "--seed", 4, "--no-progress", "--db", tmp_path / "t.duckdb")
+    assert res.exit_code == 0, res.output
+    lines = res.output.splitlines()
+    head = next(x for x in lines if x.startswith("faction"))
+    assert head.split() == ["faction", "greedy", spec]          # not "greedymcts:6/..."
+    rows = lines[lines.index(head) + 1:]
+    assert rows and all(len(r) == len(head) for r in rows if r.strip())
+
+
 def test_tiers_must_be_distinct_bots(tmp_path, cli):
     res = cli("simulate", "toy", "--tiers", "greedy,greedy", "--db", tmp_path / "x.duckdb")
     assert res.exit_code == 2 and "--tiers" in res.output
