@@ -73,14 +73,21 @@ def register_old_heuristic(game_id: str, ref: str) -> None:
             super().__init__(old, rng, params)
 
     B.BOTS["oldgreedy"] = OldGreedy
-    B.BOTS["oldmcts"] = OldMCTS
-    if "oldmcts" not in B.SEARCH_BOTS:
-        B.SEARCH_BOTS = B.SEARCH_BOTS + ("oldmcts",)
+    register_search_bots({"oldmcts": OldMCTS})
+
+
+def register_search_bots(kinds: dict) -> None:
+    """Search bots known to this script only (`--old`, `--seer`): name -> class(game, rng,
+    params); a spec `NAME:B/k=v` takes the parameters `mcts:B/k=v` would."""
+    import engine.bots as B
+    B.BOTS.update(kinds)
+    B.SEARCH_BOTS = B.SEARCH_BOTS + tuple(k for k in kinds if k not in B.SEARCH_BOTS)
     make = B.make_bot
 
     def make_bot(spec, game_, rng):
-        if str(spec).startswith("oldmcts"):
-            return OldMCTS(game_, rng, B.bot_params(spec, game_.id))
+        name = str(spec).split(":")[0].split("/")[0]
+        if name in kinds:
+            return kinds[name](game_, rng, B.bot_params("mcts" + str(spec)[len(name):], game_.id))
         return make(spec, game_, rng)
 
     B.make_bot = make_bot

@@ -62,8 +62,9 @@ def register_seer() -> None:
     `peek` / `peek:B` (the true hidden cards, but the chance to come dealt afresh from the
     bot's own stream in every world, as a fair search deals it): the seer's edge over a fair
     search split into what the hidden cards give and what foreseeing the dice gives."""
-    import engine.bots as B
     from engine.bots.mcts import MCTSBot
+
+    from .paired import register_search_bots
 
     class SeerBot(MCTSBot):
         name = SEER
@@ -71,10 +72,10 @@ def register_seer() -> None:
 
         def __init__(self, game, rng, params=None):
             self._truth = None
-            if self.foresees_chance:
-                world = lambda _obs, _seat, _rng: _truth_world(self._truth)  # noqa: E731
-            else:
-                world = lambda _obs, _seat, r: _truth_world(self._truth, r)  # noqa: E731
+            fresh = not self.foresees_chance
+
+            def world(_obs, _seat, rng):
+                return _truth_world(self._truth, rng if fresh else None)
             super().__init__(replace(game, determinize=world), rng, params)
 
         def decide(self, obs, seat: int):
@@ -87,16 +88,4 @@ def register_seer() -> None:
         name = PEEK
         foresees_chance = False
 
-    kinds = {SEER: SeerBot, PEEK: PeekBot}
-    B.BOTS.update(kinds)
-    B.SEARCH_BOTS = B.SEARCH_BOTS + tuple(k for k in kinds if k not in B.SEARCH_BOTS)
-    make = B.make_bot
-
-    def make_bot(spec, game_, rng):
-        name = str(spec).split(":")[0].split("/")[0]
-        if name in kinds:
-            mcts_spec = "mcts" + str(spec)[len(name):]
-            return kinds[name](game_, rng, B.bot_params(mcts_spec, game_.id))
-        return make(spec, game_, rng)
-
-    B.make_bot = make_bot
+    register_search_bots({SEER: SeerBot, PEEK: PeekBot})
