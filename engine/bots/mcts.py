@@ -52,11 +52,16 @@ constant suits every game.  A finished game is on the same scale (`terminal_rewa
 is worth 1, more than any unfinished position, and a finished game not won at most
 LOSS_CEILING, so the search takes a win that is one move away.
 
-Budget: forward-model calls, never time.  Every `apply` the search makes on its worlds counts
-one, and every option it asks the game to value (greedy rollout steps, the widening ranks)
-counts one, as if it had applied the option to look at it.  A search stops at the first
-iteration boundary at or past the budget.  The bot's only randomness is its own stream
-(`engine.core.rng.bot_rng`), so the same seed gives the same moves on any machine.
+Budget: forward-model calls, never time, charged at their real cost.  Every `apply` the search
+makes on its worlds counts one, and every option it asks the game to value (greedy rollout
+steps, the widening and ordering ranks, the opponent model) counts one, as if it had applied
+the option to look at it.  Where an iteration applied more than that (the engine counts every
+action applied in the thread, `engine.core.frames.applies`: a heuristic that plays a turn out
+on copies, a leaf that finishes the turn first, the rules probing what a choice leaves usable),
+it is charged what it applied, so a budget is about the same compute in every game and at
+every setting.  A search stops at the first iteration boundary at or past the budget.  The
+bot's only randomness is its own stream (`engine.core.rng.bot_rng`), so the same seed gives
+the same moves on any machine.
 """
 
 from __future__ import annotations
@@ -65,6 +70,7 @@ import math
 from math import isqrt, log, sqrt
 
 from ..core.errors import DelveError
+from ..core.frames import applies
 from .greedy import option_values
 from .leaf import fitted_leaf
 from .params import MCTSParams, tuned_leaf
@@ -114,6 +120,7 @@ class MCTSBot:
         self.total_fm_calls = 0    # over the bot's life (tests, bench)
         self.total_iterations = 0
         self.last_iteration_cost = 0  # forward-model calls of the last iteration (tests)
+        self.unapplied = 0         # options the heuristic valued without applying (this iteration)
         self.kept = None           # (step of the next decision, subtree) for `reuse`
         self.reused = 0            # decisions that started from a kept subtree (tests, bench)
         self.seat = -1             # the seat searching (the opponent model's "me")
@@ -149,6 +156,7 @@ class MCTSBot:
         while self.fm_calls < p.budget:
             it += 1
             before = self.fm_calls
+            applied, self.unapplied = applies(), 0
             if dealt is None:
                 world = det(obs, seat, rng) if det is not None else obs.clone()
             else:                          # `worlds`: K worlds, each played on a copy
@@ -161,6 +169,12 @@ class MCTSBot:
             for node in path:
                 node.n += 1
                 node.w += rewards[node.seat]
+            # the iteration's real cost: every action applied in it (the worlds' steps, the
+            # rules' own probes, the heuristic's play on its copies, a leaf finishing a turn),
+            # and an option valued without applying it as one, where that is more
+            real = applies() - applied + self.unapplied
+            if real > self.fm_calls - before:
+                self.fm_calls = before + real
             self.last_iteration_cost = self.fm_calls - before
         self.iterations = it
         self.root = root
@@ -265,9 +279,17 @@ class MCTSBot:
             path.append(node)
         return path
 
-    def _ranked(self, state, mover: int, legal: list) -> list:
+    def _values(self, state, mover: int, legal: list) -> list[float]:
+        """The heuristic's value of each option: one call an option, or what it applied where
+        that is more (the iteration's real cost, `search`)."""
+        before = applies()
         values = option_values(self.game, state, mover, legal)
         self.fm_calls += len(legal)
+        self.unapplied += max(0, len(legal) - (applies() - before))
+        return values
+
+    def _ranked(self, state, mover: int, legal: list) -> list:
+        values = self._values(state, mover, legal)
         idx = sorted(range(len(legal)), key=lambda i: -values[i])
         prior = None
         if self.p.prior:
@@ -312,9 +334,7 @@ class MCTSBot:
             if len(legal) == 1:
                 a = legal[0]
             elif greedy:
-                mover = state.to_move()
-                values = option_values(game, state, mover, legal)
-                self.fm_calls += len(legal)
+                values = self._values(state, state.to_move(), legal)
                 top = max(values)
                 ties = [a for a, v in zip(legal, values) if v >= top - 1e-9]
                 a = ties[rng.randrange(len(ties))] if len(ties) > 1 else ties[0]

@@ -10,6 +10,7 @@ who is to move and what is legal.  Each game supplies two tables, frame kind -> 
 from __future__ import annotations
 
 import random
+import threading
 
 from .errors import IllegalAction
 from .events import EventLog
@@ -22,6 +23,18 @@ def copy_random(rng: random.Random) -> random.Random:
     out = type(rng).__new__(type(rng))
     out.setstate(rng.getstate())
     return out
+
+
+# Forward-model calls made in this thread (every `apply` of every state): a search bot reads it
+# around its heuristic to charge what the heuristic really applied (engine.bots.mcts).  Per
+# thread, so a search is charged only its own calls whatever else runs beside it.
+_METER = threading.local()
+
+
+def applies() -> int:
+    """How many actions states have applied in this thread so far (a counter: read it before
+    and after a call for the forward-model calls the call made)."""
+    return getattr(_METER, "n", 0)
 
 
 class FrameMachine:
@@ -150,6 +163,8 @@ class FrameMachine:
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
         step = self.step = self.step + 1
+        meter = _METER
+        meter.n = getattr(meter, "n", 0) + 1
         log = self.log
         seat = frame[1]
         if log.enabled:

@@ -80,6 +80,40 @@ def test_budget_is_respected(game_id, budget):
     assert searched >= 5
 
 
+@pytest.mark.parametrize("game_id,spec", [
+    ("glimmerdeep", "mcts:120"), ("underhaven", "mcts:120"), ("cave_colony", "mcts:120"),
+    ("underwater_cities", "mcts:300"), ("underwater_cities", "mcts:300/leaf=game/depth=0")])
+def test_the_budget_is_charged_at_real_cost(game_id, spec):
+    """Every action any state applies during a search (the worlds', and the heuristic's on its
+    own copies: a ranking that plays a turn out, a leaf that finishes one) is charged: the
+    applies counted by the engine never exceed the forward-model calls charged, and the search
+    still stops within its last iteration of the budget."""
+    from engine.core.frames import applies
+    game = get_game(game_id)
+    rules = game.load_rules().model
+    f = game.factions(rules)
+    state = game.new_game(rules, [Seat(f[i], "greedy") for i in range(3)], 5, log=False)
+    bot = make_bot(spec, game, bot_rng(5, 0))
+    budget = bot.p.budget
+    greedy = make_bot("greedy", game, bot_rng(5, 1))
+    searched = 0
+    for _ in range(60):
+        if state.is_over():
+            break
+        seat = state.to_move()
+        obs = game.observe(state, seat)
+        legal = obs.legal_actions()
+        if len(legal) > 1 and seat == 0:
+            before = applies()
+            bot.search(obs, seat, legal)
+            made = applies() - before
+            assert made <= bot.fm_calls, (made, bot.fm_calls)
+            assert budget <= bot.fm_calls < budget + bot.last_iteration_cost
+            searched += 1
+        state.apply(greedy.choose(obs, seat))
+    assert searched >= 5
+
+
 def test_same_seed_same_moves_and_different_seed_differs():
     game = get_game("glimmerdeep")
     rules = game.load_rules().model
