@@ -27,10 +27,11 @@ def test_the_strong_tier_is_timed_at_each_game_s_strongest_validated_rung():
     from engine.bots.params import strongest_rung
     from pipelines.bench.search import strong_tier_game_s, tier_run_words
     assert strongest_rung("glimmerdeep") == "mcts:400"
-    # ladder 8e70bd6c: 51.4% [46.7%, 56.1%] of 432, +10.6 points over mcts:25 with the same leaf
-    assert strongest_rung("underwater_cities") == "mcts:100/leaf=game/depth=0"
+    # ladder 05a709e9 (budgets at real cost): 53.7% [49.0%, 58.4%] of 432, +16.9 points over
+    # mcts:300 with the same leaf
+    assert strongest_rung("underwater_cities") == "mcts:1200/leaf=game/depth=0"
     p = bot_params(strongest_rung("underwater_cities"), "underwater_cities")   # a spec bots read
-    assert (p.budget, p.leaf, p.depth) == (100, "game", 0)
+    assert (p.budget, p.leaf, p.depth) == (1200, "game", 0)
     assert strongest_rung("toy") == "greedy"                   # no data/bots file: the default
     rung, wall, cpu = strong_tier_game_s("toy", players=2)     # greedy: quick to time
     assert rung == "greedy" and wall > 0 and cpu > 0
