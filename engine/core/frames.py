@@ -25,16 +25,21 @@ def copy_random(rng: random.Random) -> random.Random:
     return out
 
 
-# Forward-model calls made in this thread (every `apply` of every state): a search bot reads it
-# around its heuristic to charge what the heuristic really applied (engine.bots.mcts).  Per
-# thread, so a search is charged only its own calls whatever else runs beside it.
-_METER = threading.local()
+class _Meter(threading.local):
+    """Forward-model calls made in this thread (every `apply` of every state): a search bot
+    reads it around each iteration to charge what the iteration really applied, its
+    heuristic's play on copies included (engine.bots.mcts).  Per thread, so a search is
+    charged only its own calls whatever else runs beside it."""
+    n = 0
+
+
+_METER = _Meter()
 
 
 def applies() -> int:
     """How many actions states have applied in this thread so far (a counter: read it before
     and after a call for the forward-model calls the call made)."""
-    return getattr(_METER, "n", 0)
+    return _METER.n
 
 
 class FrameMachine:
@@ -163,8 +168,7 @@ class FrameMachine:
         if action not in legal:
             raise IllegalAction(f"{action!r} is not legal for seat {frame[1]} in {frame[0]}")
         step = self.step = self.step + 1
-        meter = _METER
-        meter.n = getattr(meter, "n", 0) + 1
+        _METER.n += 1
         log = self.log
         seat = frame[1]
         if log.enabled:

@@ -23,7 +23,7 @@ from engine.core.rng import bot_rng, game_seed
 GAMES = ("glimmerdeep", "underhaven", "underwater_cities", "cave_colony")
 # A small budget, in forward-model calls at their real cost (engine.bots.mcts): Underwater
 # Cities' heuristic ranks a last slot by playing each slot's turn out, a few hundred calls,
-# so its small budget is 800 (about 60 searched iterations' worth before the charge was real).
+# so its small budget is 800 (about the compute 60 calls bought before the charge was real).
 BUDGET = {"underwater_cities": 800}
 WANTED = 3          # positions per game
 MAX_GAMES = 6
