@@ -20,6 +20,7 @@ from dashboard.labels import game_title
 from dashboard import charts, jobs, ui
 from dashboard.labels import relabel
 from dashboard.queries import factions as qf
+from dashboard.queries import ladder as qladder
 from dashboard.queries import runs as qruns
 from dashboard.queries import tiers as qtiers
 from dashboard.settings import serve_settings
@@ -164,6 +165,42 @@ def live(run_id: str) -> None:
         st.caption(f"skill tier `{tier}` (every seat plays it; the Factions page compares the "
                    f"tiers of this group)", help="delve simulate --tiers: README, 'Skill tiers'")
     summary(run_id, ui.data_version(details))
+    ladder = qladder.ladder_id(details)
+    if ladder:
+        ladder_section(ladder, details)
+
+
+def ladder_section(ladder: str, details: dict) -> None:
+    """The ladder this run is a rung of: every rung tested again from its runs (the table of
+    `delve ladder GAME --show ID`), with a chart of the win rates."""
+    table = ui.load(qladder.ladder_table, str(db), ladder, version=ui.data_version(details))
+    if table is None or table.is_empty():
+        return
+    st.markdown(f"#### Skill ladder `{ladder}`")
+    st.caption("Each rung in one seat against the rung below it in the others (or against "
+               "`--vs`), seats rotated; win rate with its 95% Wilson interval over the rung's "
+               "games.  A rung is *validated* when it beats the rung below: its share above "
+               "the fair share, or, against a common opponent, its paired gain over the rung "
+               "before it on the same deals (Newcombe interval, exact McNemar test); the "
+               "p-values are Holm-adjusted over the ladder's rungs, and a rung counts only "
+               "when every rung below it is validated.  The same table: "
+               f"`delve ladder {details.get('game') or 'GAME'} --show {ladder} --db {db}`.")
+    validated = [s for s, ok in zip(table["spec"], table["validated"]) if ok]  # a chain
+    st.markdown(f"Strongest validated rung: **{validated[-1]}**" if validated
+                else "No rung is validated.")
+    gain = [("" if d is None else f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]")
+            for d, lo, hi in zip(table["diff"], table["diff_low"], table["diff_high"])]
+    cc = st.column_config
+    tw.show(st.container(key="ladder_table"),
+            table.with_columns(pl.Series("gain", gain)).select(
+                "rung", "spec", "below", "games", "rate", "low", "high", "against", "gain",
+                "p_holm", "validated"),
+            details, hide_index=True,
+            column_config={**ui.rate_columns(games="games"), "below": cc.TextColumn("against"),
+                           "against": cc.TextColumn("tested against"),
+                           "gain": cc.TextColumn("paired gain, points [95%]"),
+                           "validated": cc.CheckboxColumn("validated")})
+    st.plotly_chart(charts.ladder_win_rates(table), key="ladder_chart")
 
 
 def _resume_button(run_id: str) -> None:
