@@ -194,12 +194,15 @@ def ladder_section(ladder: str, details: dict) -> None:
     tw.show(st.container(key="ladder_table"),
             table.with_columns(pl.Series("gain", gain)).select(
                 "rung", "spec", "below", "games", "rate", "low", "high", "against", "gain",
-                "p_holm", "validated"),
+                "p_holm", "validated", "undecided"),
             details, hide_index=True,
             column_config={**ui.rate_columns(games="games"), "below": cc.TextColumn("against"),
                            "against": cc.TextColumn("tested against"),
                            "gain": cc.TextColumn("paired gain, points [95%]"),
-                           "validated": cc.CheckboxColumn("validated")})
+                           "validated": cc.CheckboxColumn("validated"),
+                           "undecided": cc.NumberColumn(
+                               "no winner", help="Games stopped by a turn limit: a loss for "
+                                                 "every seat")})
     st.plotly_chart(charts.ladder_win_rates(table), key="ladder_chart")
 
 

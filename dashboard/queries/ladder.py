@@ -2,7 +2,8 @@
 tested again from its runs by `pipelines.ladder.ladder.stored_rungs` (the same table as
 `delve ladder GAME --show ID`): each rung's win rate with its Wilson interval, its test
 against the rung below (the fair share, or the paired gain over the rung before it on the
-same deals), the Holm-adjusted p-value over the ladder's rungs and whether it is validated."""
+same deals), the Holm-adjusted p-value over the ladder's rungs, whether it is validated, and
+the games no seat won (a turn limit)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ COLUMNS = {"rung": pl.Int64, "spec": pl.Utf8, "below": pl.Utf8, "games": pl.Int6
            "wins": pl.Float64, "rate": pl.Float64, "low": pl.Float64, "high": pl.Float64,
            "fair_share": pl.Float64, "against": pl.Utf8, "pairs": pl.Int64, "diff": pl.Float64,
            "diff_low": pl.Float64, "diff_high": pl.Float64, "p_holm": pl.Float64,
-           "validated": pl.Boolean}
+           "validated": pl.Boolean, "undecided": pl.Int64}
 
 
 def ladder_id(details: dict) -> str | None:
@@ -63,5 +64,6 @@ def ladder_table(db: str, ladder: str, version: str = "") -> pl.DataFrame:
                      "fair_share": 1.0 / players if players else None, "against": r.against,
                      "pairs": r.pairs, "diff": _nan_none(r.diff),
                      "diff_low": _nan_none(r.diff_low), "diff_high": _nan_none(r.diff_high),
-                     "p_holm": _nan_none(r.p_holm), "validated": r.validated})
+                     "p_holm": _nan_none(r.p_holm), "validated": r.validated,
+                     "undecided": r.undecided})
     return pl.DataFrame(rows, schema=COLUMNS)

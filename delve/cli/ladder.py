@@ -113,7 +113,7 @@ def print_ladder(out, vs) -> None:
     """The ladder's table: each rung's rate, interval, test against the rung below, Holm p."""
     from pipelines.ladder.ladder import strongest
     click.echo(f"{'rung':<24} {'against':<14} {'games':>6} {'win rate':>9} {'95% interval':>17}"
-               f"  {'tested against':<38} {'Holm p':>8}  validated")
+               f"  {'tested against':<38} {'Holm p':>8}  validated  no winner")
     for r in out:
         lo, hi = r.interval()
         test = r.against
@@ -121,11 +121,13 @@ def print_ladder(out, vs) -> None:
             test += f" {r.diff * 100:+.1f} [{r.diff_low * 100:+.1f}, {r.diff_high * 100:+.1f}]"
         click.echo(f"{r.spec:<24} {r.below:<14} {r.games:>6} {r.rate:>9.1%} "
                    f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {test:<38} {r.p_holm:>8.2g}  "
-                   f"{'yes' if r.validated else 'no'}")
+                   f"{'yes' if r.validated else 'no ':<9}  {r.undecided} "
+                   f"({r.undecided / r.games if r.games else 0:.1%})")
     click.echo("A rung is validated when it beats the rung below (its share above the fair "
                "share" + ("; with --vs, a later rung's paired gain over the rung before it "
                           "on the same deals" if vs else "") +
-               "), Holm over the ladder's rungs, and every rung below it is validated.")
+               "), Holm over the ladder's rungs, and every rung below it is validated.  "
+               "No winner: games stopped by a turn limit, a loss for every seat.")
     click.echo(f"strongest validated rung: {strongest(out) or 'none'}")
 
 

@@ -72,6 +72,7 @@ class Rung:
     p_value: float = math.nan
     p_holm: float = math.nan
     validated: bool = False
+    undecided: int = 0               # games no seat won (a turn limit the rulebook does not score)
 
     @property
     def rate(self) -> float:
@@ -91,6 +92,14 @@ def seat_credits(store, run_id: str, seat: int) -> dict:
             "USING (game_id) WHERE p.run_id = ? AND p.seat = ?",
             [run_id, run_id, seat]).fetchall()
     return {(seat, int(g), int(s)): float(c) for g, s, c in rows}
+
+
+def undecided_games(store, run_id: str) -> int:
+    """The games of a run that no seat won (stopped by a turn limit; DESIGN.md: `winner_seat`
+    NULL), which the ladder counts as a loss for every seat."""
+    with store.read() as con:
+        return int(con.execute("SELECT count(*) FROM games WHERE run_id = ? AND n_players > 1 "
+                               "AND winner_seat IS NULL", [run_id]).fetchone()[0])
 
 
 def paired_gain(before: dict, after: dict):
@@ -207,6 +216,7 @@ def _play(game_id, store, ladder_id, *, players, per_seat, rungs, seed, jobs, vs
             rung.credits.update(credits)
             rung.games += len(credits)
             rung.wins += sum(credits.values())
+            rung.undecided += undecided_games(store, run_id)
             rung.run_ids.append(run_id)
         out.append(rung)
         lo, hi = rung.interval()
@@ -313,6 +323,7 @@ def stored_rungs(store, ladder_id: str) -> tuple[list[Rung], int, str | None]:
         r.credits.update(credits)
         r.games += len(credits)
         r.wins += sum(credits.values())
+        r.undecided += undecided_games(store, run_id)
         r.run_ids.append(run_id)
         players, vs, duplicate = n_players, vs_, duplicate and deals == "duplicate"
     out = [rungs[k] for k in sorted(rungs)]
@@ -326,7 +337,8 @@ def stored_rungs(store, ladder_id: str) -> tuple[list[Rung], int, str | None]:
 
 def stored_ladder(store, ladder_id: str) -> list[dict]:
     """A stored ladder's rungs from its runs: rung, spec, below, games, wins (by seat share),
-    the validation of `validate` (`stored_rungs`)."""
+    the validation of `validate` (`stored_rungs`), the games no seat won."""
     return [{"rung": r.index, "spec": r.spec, "below": r.below, "games": r.games,
              "wins": r.wins, "against": r.against, "diff": r.diff, "p_holm": r.p_holm,
-             "validated": r.validated} for r in stored_rungs(store, ladder_id)[0]]
+             "validated": r.validated, "undecided": r.undecided}
+            for r in stored_rungs(store, ladder_id)[0]]

@@ -225,6 +225,9 @@ def test_ladder_show_prints_a_stored_ladder_again(tmp_path, cli):
     assert res.exit_code == 0, res.output
     lid = res.output.split("\nladder ")[1].split()[0]
     table = res.output[res.output.index("\nrung "):]
+    assert table.splitlines()[1].endswith("validated  no winner")
+    assert table.splitlines()[2].startswith("greedy ")
+    assert table.splitlines()[2].endswith(" 0 (0.0%)")      # toy games all end with a winner
     shown = cli("ladder", "toy", "--show", lid, "--db", db)
     assert shown.exit_code == 0, shown.output
     assert shown.output.splitlines()[0] == f"ladder {lid} of toy at 2 players <- {db}"
@@ -283,3 +286,21 @@ def test_a_ladder_cut_short_is_resumed_to_the_same_table(tmp_path, cli, monkeypa
                            ).fetchone() == (4 * per_seat, 4 * per_seat)
     again = cli("ladder", "toy", "--resume", "nosuchid", "--db", db)
     assert again.exit_code != 0 and "nosuchid" in again.output
+
+
+def test_games_no_seat_won_are_counted(tmp_path, cli):
+    """A game stopped by the turn limit has no winner (DESIGN.md: `winner_seat` NULL): the
+    ladder's rungs count them (`delve ladder` prints them, "no winner"), here on real cave-colony
+    games cut after two turns, and on games that all end in a win."""
+    from pipelines.ladder.ladder import undecided_games
+    db = tmp_path / "t.duckdb"
+    res = cli("simulate", "cave_colony", "--games", 4, "--players", 2, "--bots", "greedy",
+              "--set", "game.turn_limit=2", "--db", db, "--no-progress")
+    assert res.exit_code == 0, res.output
+    res = cli("simulate", "toy", "--games", 3, "--players", 2, "--db", db, "--no-progress")
+    assert res.exit_code == 0, res.output
+    con = duckdb.connect(str(db), read_only=True)
+    runs = dict(con.execute("SELECT game, run_id FROM runs").fetchall())
+    con.close()
+    assert undecided_games(Store(db), runs["cave_colony"]) == 4
+    assert undecided_games(Store(db), runs["toy"]) == 0
