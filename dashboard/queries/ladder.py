@@ -15,7 +15,10 @@ import polars as pl
 from pipelines.ladder.ladder import stored_rungs
 
 from . import core
-from .core import ANALYSIS_TTL_S, cached
+from .core import cached
+
+#: How long a ladder's table is kept: a rung still playing in another run shows within it.
+LADDER_TTL_S = 60
 
 COLUMNS = {"rung": pl.Int64, "spec": pl.Utf8, "below": pl.Utf8, "games": pl.Int64,
            "wins": pl.Float64, "rate": pl.Float64, "low": pl.Float64, "high": pl.Float64,
@@ -51,10 +54,11 @@ def _nan_none(x: float) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-@cached(ttl=ANALYSIS_TTL_S)
+@cached(ttl=LADDER_TTL_S)
 def ladder_table(db: str, ladder: str, version: str = "") -> pl.DataFrame:
     """One row per rung, bottom first (module doc); empty when no run holds the ladder id.
-    `version` (the selected run's data version) renews it while a rung is still playing."""
+    `version` (the selected run's data version) renews it when that run grows; the other
+    rungs' runs renew it within `LADDER_TTL_S` seconds."""
     rungs, players, _vs = stored_rungs(_ReadOnly(db), ladder)
     rows = []
     for r in rungs:
