@@ -7,7 +7,6 @@ the games no seat won (a turn limit)."""
 
 from __future__ import annotations
 
-import json
 import math
 
 import polars as pl
@@ -16,6 +15,7 @@ from pipelines.ladder.ladder import stored_rungs
 
 from . import core
 from .core import cached
+from .runs import run_config
 
 #: How long a ladder's table is kept: a rung still playing in another run shows within it.
 LADDER_TTL_S = 60
@@ -29,13 +29,7 @@ COLUMNS = {"rung": pl.Int64, "spec": pl.Utf8, "below": pl.Utf8, "games": pl.Int6
 
 def ladder_id(details: dict) -> str | None:
     """The ladder a run is a rung of (its `runs` row as a dict: `config.ladder.id`), else None."""
-    cfg = details.get("config") or {}
-    if isinstance(cfg, str):
-        try:
-            cfg = json.loads(cfg)
-        except ValueError:
-            return None
-    lad = cfg.get("ladder") if isinstance(cfg, dict) else None
+    lad = run_config(details).get("ladder")
     return str(lad["id"]) if isinstance(lad, dict) and lad.get("id") else None
 
 

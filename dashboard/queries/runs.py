@@ -224,6 +224,19 @@ def run_details(db: str, run_id: str) -> dict[str, Any] | None:
     return frame.row(0, named=True) if frame.height else None
 
 
+def run_config(details: dict[str, Any]) -> dict[str, Any]:
+    """A run's `config` (its `runs` row as a dict, `run_details`) as a dict: {} when it is
+    missing or not a JSON object."""
+    import json
+    cfg = details.get("config") or {}
+    if isinstance(cfg, str):
+        try:
+            cfg = json.loads(cfg)
+        except ValueError:
+            return {}
+    return cfg if isinstance(cfg, dict) else {}
+
+
 _OPTIONS_SQL = """
 SELECT
   (SELECT list(DISTINCT n_players ORDER BY n_players) FROM games WHERE run_id = $run) AS n_players,

@@ -11,6 +11,7 @@ from pipelines.ladder.match import wilson
 
 from . import core
 from .core import ANALYSIS_TTL_S, cached
+from .runs import run_config
 
 _TIER_RUNS_SQL = """
 SELECT r.run_id, coalesce(json_extract_string(r.config, '$.tier'), r.bots) AS tier,
@@ -46,13 +47,7 @@ GROUP BY t.tier ORDER BY created_at
 def run_tier(details: dict) -> str | None:
     """The skill tier of a run (its `runs` row as a dict), None for a run outside a tiers
     group; a ladder rung's run reads 'ladder: SPEC over BELOW'."""
-    import json
-    cfg = details.get("config") or {}
-    if isinstance(cfg, str):
-        try:
-            cfg = json.loads(cfg)
-        except ValueError:
-            return None
+    cfg = run_config(details)
     if cfg.get("tier"):
         return str(cfg["tier"])
     lad = cfg.get("ladder")

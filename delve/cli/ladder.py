@@ -121,7 +121,7 @@ def print_ladder(out, vs) -> None:
             test += f" {r.diff * 100:+.1f} [{r.diff_low * 100:+.1f}, {r.diff_high * 100:+.1f}]"
         click.echo(f"{r.spec:<24} {r.below:<14} {r.games:>6} {r.rate:>9.1%} "
                    f"{f'[{lo:.1%}, {hi:.1%}]':>17}  {test:<38} {r.p_holm:>8.2g}  "
-                   f"{'yes' if r.validated else 'no ':<9}  {r.undecided} "
+                   f"{'yes' if r.validated else 'no':<9}  {r.undecided} "
                    f"({r.undecided / r.games if r.games else 0:.1%})")
     click.echo("A rung is validated when it beats the rung below (its share above the fair "
                "share" + ("; with --vs, a later rung's paired gain over the rung before it "
